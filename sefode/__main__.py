@@ -1,0 +1,3 @@
+from sefode.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""What a player (bot) is given, and the players the arena knows.
+
+A bot is fair by construction: it receives a :class:`Seen`, the information set of its seat, never
+the match state. ``Seen`` offers the seat's view, its legal actions, and determinizations: states in
+which every card the seat cannot see has been dealt again at random (``Game.resample``).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from sefode.engine import Action, Game, Seat, View
+
+
+class Seen:
+    """One seat's information set at one decision."""
+
+    __slots__ = ("_game", "_state", "seat")
+
+    def __init__(self, game: Game[Any], state: Any, seat: Seat) -> None:
+        self._game = game
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self) -> Game[Any]:
+        return self._game
+
+    def view(self) -> View:
+        return self._game.view(self._state, self.seat)
+
+    def legal_actions(self) -> list[Action]:
+        return self._game.legal_actions(self._state, self.seat)
+
+    def infoset_key(self) -> object:
+        return self._game.infoset_key(self._state, self.seat)
+
+    def determinize(self, rng: random.Random) -> Any:
+        """A full state consistent with what this seat knows; hidden cards are re-dealt from ``rng``."""
+        return self._game.resample(self._state, self.seat, rng)
+
+
+class Player(ABC):
+    """A seat's decision maker. ``choose`` must return one of ``seen.legal_actions()``."""
+
+    kind: str = "player"
+
+    def __init__(self, seed: int, think_ms: float = 200.0) -> None:
+        self.rng = random.Random(seed)
+        self.think_ms = think_ms
+
+    @abstractmethod
+    def choose(self, seen: Seen) -> Action: ...
+
+
+class RandomPlayer(Player):
+    """Picks uniformly among the legal actions."""
+
+    kind = "random"
+
+    def choose(self, seen: Seen) -> Action:
+        return self.rng.choice(seen.legal_actions())
+
+
+PlayerFactory = Callable[[int, float], Player]
+PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
+
+
+def register_player(kind: str, factory: PlayerFactory) -> None:
+    PLAYERS[kind] = factory
+
+
+def player_kinds() -> list[str]:
+    _load_builtin_players()
+    return sorted(PLAYERS)
+
+
+def make_player(kind: str, seed: int, think_ms: float = 200.0) -> Player:
+    _load_builtin_players()
+    if kind not in PLAYERS:
+        raise ValueError(f"unknown player kind {kind!r}; known: {', '.join(sorted(PLAYERS))}")
+    return PLAYERS[kind](seed, think_ms)
+
+
+def _load_builtin_players() -> None:
+    """Import the bot modules so that they register their kinds (easy, normal, hard...)."""
+    import importlib
+    import pkgutil
+
+    import sefode.bots as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name != "base":
+            importlib.import_module(f"sefode.bots.{info.name}")

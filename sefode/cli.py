@@ -1,0 +1,119 @@
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from sefode.engine import EngineError
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from sefode.history import replay_file
+
+    result = replay_file(args.file).result()
+    print(json.dumps(result, ensure_ascii=False))
+    return 2 if result["error"] is not None else 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from sefode.arena import format_table, simulate
+    from sefode.bots.base import player_kinds
+
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else ["random"] * args.players
+    if len(seats) != args.players:
+        print(f"sefode simulate: --seats names {len(seats)} players but --players is {args.players}", file=sys.stderr)
+        return 2
+    unknown = sorted(set(seats) - set(player_kinds()))
+    if unknown:
+        print(
+            f"sefode simulate: unknown player kind(s) {', '.join(unknown)}; known: {', '.join(player_kinds())}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.matches < 1:
+        print("sefode simulate: --matches must be at least 1", file=sys.stderr)
+        return 2
+    options = {"variant": args.variant, "players": args.players, "decks": args.decks, "teams": args.teams}
+    if args.lives is not None:
+        options["lives"] = args.lives
+    try:
+        result = simulate(
+            args.game,
+            options,
+            seats,
+            args.matches,
+            args.seed,
+            args.think_ms,
+            progress=not args.json and args.matches >= 50 and sys.stderr.isatty(),
+        )
+    except EngineError as err:
+        print(f"sefode simulate: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json()) if args.json else format_table(result))
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from sefode.arena import format_table, simulate
+
+    result = simulate("fodinha", {"variant": "sefode", "players": 4}, ["random"] * 4, 20, 1)
+    print(format_table(result))
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import importlib
+
+    try:
+        server = importlib.import_module("sefode.server.main")
+    except ImportError as err:
+        print(f"sefode serve: the server is not available ({err}); showing a bot match instead", file=sys.stderr)
+        return _cmd_demo(args)
+    code: int = server.serve(args.host, args.port, open_browser=args.open)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sefode", description="Se Fode: the online table for Fodinha and friends")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the server (page at http://127.0.0.1:8000)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--open", action="store_true", help="open the page in a browser once the server is up")
+    serve.set_defaults(func=_cmd_serve)
+
+    replay = sub.add_parser("replay", help="replay a sefode-history/1 file and print the result as JSON")
+    replay.add_argument("file")
+    replay.set_defaults(func=_cmd_replay)
+
+    sim = sub.add_parser("simulate", help="play matches between bots and report per seat")
+    sim.add_argument("--game", default="fodinha")
+    sim.add_argument("--variant", default="sefode", choices=["sefode", "7letras"])
+    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--decks", type=int, default=1)
+    sim.add_argument("--teams", action="store_true")
+    sim.add_argument("--lives", type=int, default=None)
+    sim.add_argument("--seats", default=None, help="comma-separated player kinds, one per seat")
+    sim.add_argument("--matches", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--think-ms", type=float, default=200.0)
+    sim.add_argument("--json", action="store_true")
+    sim.set_defaults(func=_cmd_simulate)
+
+    demo = sub.add_parser("demo", help="print a short bot match summary")
+    demo.set_defaults(func=_cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""The mutable state of one Fodinha-family match. Only ``game.py`` changes it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from sefode.games.fodinha.options import FodinhaOptions
+
+BIDDING = "bidding"
+PLAYING = "playing"
+OVER = "over"
+
+
+@dataclass(slots=True)
+class Trick:
+    leader: int
+    plays: list[tuple[int, int]]
+    """(seat, card code) in the order played."""
+    winner: int | None
+    value: int
+    taken_by: int | None = None
+    """Who took the cards: the winner, or for a cancelled trick whoever later took the bolo."""
+    hand: int = 0
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """One finished hand, for the report and for the 'last hand' shown at the table."""
+
+    number: int
+    dealer: int
+    cards: int
+    vira: int
+    bids: list[int | None]
+    tricks: list[Trick]
+    won: list[int | None]
+    score: list[int | None]
+    out: list[int]
+    void: bool
+    bolo: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class FodinhaState:
+    opts: FodinhaOptions
+    seed: int
+    rng: random.Random
+    n: int
+    unit: list[int]
+    """Seat -> scoring unit (its own index, or its pair's index in team mode)."""
+    units: int
+    score: list[int]
+    """Per unit: lives left (Se Fode) or points taken (7 Letras)."""
+    alive: list[bool]
+    first_dealer: int
+    dealer: int
+    presets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # --- the hand in progress
+    hand_no: int = 0
+    size: int = 1
+    climbing: bool = True
+    order: list[int] = field(default_factory=list)
+    """Seats dealt into this hand, in bidding order (the dealer last)."""
+    nxt: list[int] = field(default_factory=list)
+    """Seat -> next seat of this hand in the direction of play."""
+    hands: list[list[int]] = field(default_factory=list)
+    dealt: list[list[int]] = field(default_factory=list)
+    vira: int = -1
+    strength: list[int] = field(default_factory=list)
+    phase: str = BIDDING
+    turn: int = -1
+    bids: list[int] = field(default_factory=list)
+    nbids: int = 0
+    leader: int = -1
+    trick: list[tuple[int, int]] = field(default_factory=list)
+    acc: int = 0
+    last_winner: int = -1
+    won: list[int] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    shown: list[bool] = field(default_factory=list)
+    deal_error: str | None = None
+    # --- the match so far
+    records: list[HandRecord] = field(default_factory=list)
+    match_tricks: list[Trick] = field(default_factory=list)
+    log: list[tuple[int, int]] = field(default_factory=list)
+    leaving: list[bool] = field(default_factory=list)
+    """Left on purpose; a stand-in finishes the hand (the whole match in team mode)."""
+    left_key: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Seat -> (hand number, leave order) of its leave, for placements."""
+    reserved: dict[int, int] = field(default_factory=dict)
+    """Team mode: a leaver's own place, the worst place still open when they left."""
+    out_key: list[tuple[int, int] | None] = field(default_factory=list)
+    """Per unit: (hand number, what it had left, oriented so bigger is better) when it went out."""
+    placements: list[int] | None = None

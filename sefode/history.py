@@ -1,0 +1,117 @@
+"""Hand histories, format ``sefode-history/1``: the game's PGN.
+
+A history is a JSON object::
+
+    {"format": "sefode-history/1", "game": "fodinha",
+     "options": {...}, "seed": 11, "dealer": 0, "deals": [...],
+     "actions": [{"seat": 1, "bid": 0}, {"seat": 2, "play": "Ks"}, ...]}
+
+``dealer`` and ``deals`` are the game's *setup* (see ``Game.history_setup``); every other key the
+game does not know is refused. Replaying applies each action through the checked path, so the first
+rejected action is reported with its index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sefode.engine import EngineError, Game, get_game
+
+FORMAT = "sefode-history/1"
+_TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
+
+
+class HistoryError(ValueError):
+    """A history file that cannot be read (not the actions in it)."""
+
+
+@dataclass
+class Replay:
+    game: Game[Any] | None
+    state: Any
+    error: dict[str, Any] | None
+
+    def result(self) -> dict[str, Any]:
+        """The replay output: ``over``, ``placements``, ``error`` and the game's own report."""
+        out: dict[str, Any] = {"over": False, "placements": None, "error": self.error}
+        if self.game is not None and self.state is not None:
+            outcome = self.game.outcome(self.state)
+            out["over"] = outcome is not None
+            out["placements"] = list(outcome.placements) if outcome else None
+            out.update(self.game.report(self.state))
+        else:
+            out["hands"] = []
+        return out
+
+
+def _error(message: str, index: int | None, code: str) -> dict[str, Any]:
+    return {"message": message, "index": index, "code": code}
+
+
+def replay(data: object) -> Replay:
+    """Replay a parsed history. Never raises on bad input: the error is in the result."""
+    if not isinstance(data, Mapping):
+        return Replay(None, None, _error("a history must be a JSON object", None, "history/invalid"))
+    if data.get("format") != FORMAT:
+        return Replay(
+            None, None, _error(f"'format' must be {FORMAT!r}, not {data.get('format')!r}", None, "history/format")
+        )
+    try:
+        game = get_game(data.get("game"))
+    except EngineError as err:
+        return Replay(None, None, _error(str(err), None, err.code))
+    setup = {k: v for k, v in data.items() if k not in _TOP_KEYS}
+    options = data.get("options", {})
+    seed = data.get("seed")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        return Replay(game, None, _error("'actions' must be a list", None, "history/invalid"))
+    try:
+        if not isinstance(options, Mapping):
+            raise HistoryError("'options' must be a JSON object")
+        state = game.new_match(options, seed, setup)  # type: ignore[arg-type]
+    except (EngineError, HistoryError) as err:
+        code = err.code if isinstance(err, EngineError) else "history/invalid"
+        return Replay(game, None, _error(str(err), None, code))
+    for index, entry in enumerate(actions):
+        try:
+            if not isinstance(entry, Mapping) or "seat" not in entry:
+                raise HistoryError(f"action {index} must be an object with a 'seat'")
+            seat = entry["seat"]
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise HistoryError(f"action {index}: 'seat' must be a whole number, not {seat!r}")
+            action = game.parse_action(state, seat, entry)
+            game.apply(state, seat, action)
+        except (EngineError, HistoryError) as err:
+            code = err.code if isinstance(err, EngineError) else "history/invalid"
+            return Replay(game, state, _error(f"action {index}: {err}", index, code))
+    return Replay(game, state, None)
+
+
+def replay_file(path: str | Path) -> Replay:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        return Replay(None, None, _error(f"cannot read {path}: {err}", None, "history/unreadable"))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        return Replay(None, None, _error(f"{path} is not JSON: {err}", None, "history/not_json"))
+    return replay(data)
+
+
+def export(game: Game[Any], state: Any, *, reveal_seed: bool = True) -> dict[str, Any]:
+    """The history of a match, replayable with ``sefode replay``.
+
+    The seed is the secret behind every deal; export it (``reveal_seed``) only once the match is over.
+    """
+    out: dict[str, Any] = {"format": FORMAT, "game": game.name, "options": game.options(state)}
+    if reveal_seed:
+        out["seed"] = game.match_seed(state)
+    out.update(game.history_setup(state))
+    out["actions"] = game.history_actions(state)
+    return out
