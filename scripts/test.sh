@@ -7,6 +7,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+bash scripts/services.sh
 if [ -f scripts/test-setup.sh ]; then
   bash scripts/test-setup.sh
 fi
