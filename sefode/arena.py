@@ -1,11 +1,27 @@
-"""Matches between players, for ``sefode simulate``: the arena that measures bots."""
+"""Matches between players, for ``sefode simulate``: the arena that measures bots.
+
+The players are *entrants*: entrant ``i`` is a player of kind ``seats[i]``. How they sit:
+
+* ``rotation="none"``: entrant ``i`` sits at seat ``i`` in every match; match ``m`` has seed ``seed + m``.
+* ``rotation="rotate"``: match ``m`` (seed ``seed + m``) seats entrant ``i`` at seat ``(i + m) mod n``,
+  so every entrant plays every position equally often.
+* ``rotation="duplicate"`` (the default): the matches come in groups of ``n``; every match of group ``g``
+  has seed ``seed + g`` (the same deals, as long as the hands go the same way) and match ``r`` of the
+  group seats entrant ``i`` at seat ``(i + r) mod n``. Luck of the deal and seat position cancel out.
+
+Win shares get a 95% Wilson interval; each kind of player gets a Bradley-Terry rating (on the Elo
+scale, the mean kind at 1500) fitted to the pairwise placements of entrants of different kinds.
+Matches may run in parallel worker processes (``workers``); results do not depend on it.
+"""
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,9 +30,13 @@ from tqdm import tqdm
 from sefode.bots.base import Player, Seen, make_player
 from sefode.engine import get_game
 
+ROTATIONS = ("none", "rotate", "duplicate")
+
 
 @dataclass
 class SeatStats:
+    """One entrant: a player kind and what it did over the matches."""
+
     seat: int
     player: str
     wins: int = 0
@@ -25,13 +45,19 @@ class SeatStats:
 
     def to_json(self) -> dict[str, Any]:
         ms = sorted(d * 1000.0 for d in self.decision_s)
+        matches = len(self.places)
+        low, high = wilson_interval(self.wins, matches)
         return {
             "seat": self.seat,
             "player": self.player,
             "wins": self.wins,
+            "win_share": round(self.wins / matches, 4) if matches else None,
+            "win_share_ci95": [round(low, 4), round(high, 4)],
             "mean_place": round(statistics.fmean(self.places), 4) if self.places else None,
+            "decisions": len(ms),
             "decision_ms_p50": round(_quantile(ms, 0.50), 4),
             "decision_ms_p95": round(_quantile(ms, 0.95), 4),
+            "decision_ms_max": round(ms[-1], 4) if ms else 0.0,
         }
 
 
@@ -42,6 +68,48 @@ def _quantile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[index]
 
 
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson_interval(50, 100)]
+    [0.404, 0.596]
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(
+    pairs: Mapping[tuple[str, str], float], kinds: Sequence[str], iterations: int = 500
+) -> dict[str, float]:
+    """Ratings on the Elo scale (mean 1500) from ``pairs[(a, b)]`` = how often ``a`` placed above ``b``
+    (ties count half to each). Fitted by the minorization-maximization algorithm (Hunter 2004), with a
+    small prior (one tie against every other kind) so that an unbeaten kind still gets a finite rating.
+
+    >>> r = bradley_terry({("a", "b"): 3.0, ("b", "a"): 1.0}, ["a", "b"])
+    >>> round(r["a"] - r["b"])
+    147
+    """
+    names = sorted(set(kinds))
+    if len(names) < 2:
+        return {k: 1500.0 for k in names}
+    wins = {(a, b): pairs.get((a, b), 0.0) + 0.5 for a in names for b in names if a != b}
+    strength = {k: 1.0 for k in names}
+    for _ in range(iterations):
+        new: dict[str, float] = {}
+        for a in names:
+            total_wins = sum(wins[(a, b)] for b in names if b != a)
+            denom = sum((wins[(a, b)] + wins[(b, a)]) / (strength[a] + strength[b]) for b in names if b != a)
+            new[a] = total_wins / denom if denom > 0 else strength[a]
+        scale = math.exp(statistics.fmean(math.log(v) for v in new.values()))
+        strength = {k: v / scale for k, v in new.items()}
+    return {k: 1500.0 + 400.0 * math.log10(v) for k, v in strength.items()}
+
+
 @dataclass
 class ArenaResult:
     matches: int
@@ -49,6 +117,31 @@ class ArenaResult:
     decisions: int
     hands: int
     seats: list[SeatStats]
+    rotation: str = "none"
+    workers: int = 1
+    think_ms: float = 200.0
+    pairs: dict[tuple[str, str], float] = field(default_factory=dict)
+
+    def kinds(self) -> dict[str, dict[str, Any]]:
+        """Per kind of player: entrants, matches played (entrant-matches), wins, share with 95% CI, rating."""
+        names = [s.player for s in self.seats]
+        ratings = bradley_terry(self.pairs, names)
+        out: dict[str, dict[str, Any]] = {}
+        for kind in sorted(set(names)):
+            mine = [s for s in self.seats if s.player == kind]
+            played = sum(len(s.places) for s in mine)
+            wins = sum(s.wins for s in mine)
+            low, high = wilson_interval(wins, played)
+            out[kind] = {
+                "entrants": len(mine),
+                "played": played,
+                "wins": wins,
+                "win_share": round(wins / played, 4) if played else None,
+                "win_share_ci95": [round(low, 4), round(high, 4)],
+                "mean_place": round(statistics.fmean(p for s in mine for p in s.places), 4) if played else None,
+                "rating": round(ratings.get(kind, 1500.0), 1),
+            }
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,8 +149,103 @@ class ArenaResult:
             "elapsed_s": round(self.elapsed_s, 4),
             "decisions": self.decisions,
             "hands": self.hands,
+            "rotation": self.rotation,
+            "workers": self.workers,
+            "think_ms": self.think_ms,
             "seats": [s.to_json() for s in self.seats],
+            "kinds": self.kinds(),
         }
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """One match to play: which entrant sits where, with what seeds."""
+
+    index: int
+    game_seed: int
+    seat_of: tuple[int, ...]
+    """Entrant -> seat."""
+    player_seeds: tuple[int, ...]
+    """Entrant -> its player's seed."""
+
+
+@dataclass
+class MatchResult:
+    index: int
+    places: list[int]
+    """Per entrant."""
+    decision_s: list[list[float]]
+    """Per entrant."""
+    decisions: int
+    hands: int
+    elapsed_s: float
+
+
+def plan_matches(n: int, matches: int, seed: int, rotation: str) -> list[MatchPlan]:
+    """The seating and seeds of every match (see the module docstring)."""
+    if rotation not in ROTATIONS:
+        raise ValueError(f"rotation must be one of {', '.join(ROTATIONS)}, not {rotation!r}")
+    plans = []
+    for m in range(matches):
+        if rotation == "none":
+            game_seed, shift = seed + m, 0
+        elif rotation == "rotate":
+            game_seed, shift = seed + m, m % n
+        else:
+            game_seed, shift = seed + m // n, m % n
+        seat_of = tuple((i + shift) % n for i in range(n))
+        player_seeds = tuple(seed * 1_000_003 + m * 16 + i for i in range(n))
+        plans.append(MatchPlan(m, game_seed, seat_of, player_seeds))
+    return plans
+
+
+def play_match(
+    game_name: str, options: Mapping[str, Any], kinds: Sequence[str], plan: MatchPlan, think_ms: float
+) -> MatchResult:
+    """Play one match of the plan; every decision goes through a ``Seen`` of the deciding seat."""
+    game = get_game(game_name)
+    n = len(kinds)
+    entrant_at = [0] * n
+    for entrant, seat in enumerate(plan.seat_of):
+        entrant_at[seat] = entrant
+    players: list[Player] = [make_player(kinds[e], plan.player_seeds[e], think_ms) for e in entrant_at]
+    times: list[list[float]] = [[] for _ in range(n)]
+    clock = time.perf_counter
+    start = clock()
+    state = game.new_match(options, plan.game_seed)
+    decisions = 0
+    while True:
+        waiting = game.awaiting(state)
+        if not waiting:
+            break
+        for seat in sorted(waiting):
+            t0 = clock()
+            action = players[seat].choose(Seen(game, state, seat))
+            times[entrant_at[seat]].append(clock() - t0)
+            game.apply_fast(state, seat, action)
+            decisions += 1
+    elapsed = clock() - start
+    outcome = game.outcome(state)
+    assert outcome is not None
+    hands = len(game.report(state).get("hands", []))
+    places = [outcome.placements[plan.seat_of[e]] for e in range(n)]
+    return MatchResult(plan.index, places, times, decisions, hands, elapsed)
+
+
+def _play_job(job: Job) -> MatchResult:
+    return play_match(*job)
+
+
+Job = tuple[str, Mapping[str, Any], Sequence[str], MatchPlan, float]
+
+
+def _results(jobs: Sequence[Job], workers: int) -> Iterator[MatchResult]:
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield _play_job(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_play_job, jobs, chunksize=1)
 
 
 def simulate(
@@ -68,51 +256,60 @@ def simulate(
     seed: int,
     think_ms: float = 200.0,
     progress: bool = False,
+    workers: int = 1,
+    rotation: str = "none",
 ) -> ArenaResult:
-    """Play ``matches`` matches, match ``i`` with seed ``seed + i``; seat ``s`` is played by ``seats[s]``."""
+    """Play ``matches`` matches between the entrants ``seats`` (player kinds), seated per ``rotation``."""
     game = get_game(game_name)
-    stats = [SeatStats(s, kind) for s, kind in enumerate(seats)]
-    decisions = 0
-    hands = 0
+    game.new_match(options, seed)  # validate the options before starting any worker
+    n = len(seats)
+    stats = [SeatStats(i, kind) for i, kind in enumerate(seats)]
+    plans = plan_matches(n, matches, seed, rotation)
+    jobs: list[Job] = [(game_name, dict(options), list(seats), plan, think_ms) for plan in plans]
+    decisions = hands = 0
     elapsed = 0.0
-    clock = time.perf_counter
-    for m in tqdm(range(matches), disable=not progress, file=sys.stderr, unit="match"):
-        players: list[Player] = [
-            make_player(kind, seed * 1_000_003 + m * 16 + s, think_ms) for s, kind in enumerate(seats)
-        ]
-        start = clock()
-        state = game.new_match(options, seed + m)
-        while True:
-            waiting = game.awaiting(state)
-            if not waiting:
-                break
-            for seat in sorted(waiting):
-                t0 = clock()
-                action = players[seat].choose(Seen(game, state, seat))
-                stats[seat].decision_s.append(clock() - t0)
-                game.apply_fast(state, seat, action)
-                decisions += 1
-        elapsed += clock() - start
-        outcome = game.outcome(state)
-        assert outcome is not None
-        hands += len(game.report(state).get("hands", []))
-        for s, place in enumerate(outcome.placements):
-            stats[s].places.append(place)
+    pairs: dict[tuple[str, str], float] = {}
+    results = _results(jobs, workers)
+    for result in tqdm(results, total=len(jobs), disable=not progress, file=sys.stderr, unit="match"):
+        decisions += result.decisions
+        hands += result.hands
+        elapsed += result.elapsed_s
+        for i, place in enumerate(result.places):
+            stats[i].places.append(place)
+            stats[i].decision_s.extend(result.decision_s[i])
             if place == 1:
-                stats[s].wins += 1
-    return ArenaResult(matches, elapsed, decisions, hands, stats)
+                stats[i].wins += 1
+        for i in range(n):
+            for j in range(n):
+                if i == j or seats[i] == seats[j]:
+                    continue
+                a, b = result.places[i], result.places[j]
+                score = 1.0 if a < b else 0.5 if a == b else 0.0
+                key = (seats[i], seats[j])
+                pairs[key] = pairs.get(key, 0.0) + score
+    return ArenaResult(matches, elapsed, decisions, hands, stats, rotation, workers, think_ms, pairs)
 
 
 def format_table(result: ArenaResult) -> str:
     lines = [
-        f"{result.matches} matches, {result.hands} hands, {result.decisions} decisions in {result.elapsed_s:.2f} s",
-        f"{'seat':>4}  {'player':<8} {'wins':>6} {'win %':>6} {'mean place':>10} {'p50 ms':>8} {'p95 ms':>8}",
+        f"{result.matches} matches ({result.rotation} seating, {result.workers} worker(s)), {result.hands} hands, "
+        f"{result.decisions} decisions, {result.elapsed_s:.2f} s of play",
+        f"{'seat':>4}  {'player':<8} {'wins':>6} {'win %':>6} {'95% CI':>13} {'mean place':>10} {'p50 ms':>8} "
+        f"{'p95 ms':>8}",
     ]
     for s in result.seats:
         row = s.to_json()
-        share = 100.0 * s.wins / result.matches if result.matches else 0.0
+        share = 100.0 * s.wins / len(s.places) if s.places else 0.0
+        low, high = row["win_share_ci95"]
         lines.append(
-            f"{s.seat:>4}  {s.player:<8} {s.wins:>6} {share:>5.1f}% {row['mean_place'] or 0:>10.3f} "
-            f"{row['decision_ms_p50']:>8.3f} {row['decision_ms_p95']:>8.3f}"
+            f"{s.seat:>4}  {s.player:<8} {s.wins:>6} {share:>5.1f}% {100 * low:>5.1f}-{100 * high:>5.1f}% "
+            f"{row['mean_place'] or 0:>10.3f} {row['decision_ms_p50']:>8.3f} {row['decision_ms_p95']:>8.3f}"
+        )
+    lines.append(f"{'kind':<8} {'played':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} {'rating':>7}")
+    for kind, row in result.kinds().items():
+        low, high = row["win_share_ci95"]
+        lines.append(
+            f"{kind:<8} {row['played']:>6} {row['wins']:>6} {100 * (row['win_share'] or 0):>5.1f}% "
+            f"{100 * low:>5.1f}-{100 * high:>5.1f}% {row['rating']:>7.1f}"
         )
     return "\n".join(lines)

@@ -36,6 +36,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.matches < 1:
         print("sefode simulate: --matches must be at least 1", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print("sefode simulate: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.think_ms <= 0:
+        print("sefode simulate: --think-ms must be positive", file=sys.stderr)
+        return 2
     options = {"variant": args.variant, "players": args.players, "decks": args.decks, "teams": args.teams}
     if args.lives is not None:
         options["lives"] = args.lives
@@ -48,6 +54,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             args.seed,
             args.think_ms,
             progress=not args.json and args.matches >= 50 and sys.stderr.isatty(),
+            workers=args.workers,
+            rotation=args.rotation,
         )
     except EngineError as err:
         print(f"sefode simulate: {err}", file=sys.stderr)
@@ -100,7 +108,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seats", default=None, help="comma-separated player kinds, one per seat")
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--think-ms", type=float, default=200.0)
+    sim.add_argument("--think-ms", type=float, default=200.0, help="search budget per decision of a hard bot")
+    sim.add_argument("--workers", type=int, default=1, help="matches played in parallel processes")
+    sim.add_argument(
+        "--rotation",
+        default="duplicate",
+        choices=["none", "rotate", "duplicate"],
+        help="seating: fixed; rotated every match; or each deal replayed with the seats rotated (duplicate)",
+    )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
 

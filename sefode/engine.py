@@ -103,7 +103,11 @@ class Game(ABC, Generic[S]):
     # ----------------------------------------------------------------- playing
     @abstractmethod
     def awaiting(self, state: S) -> frozenset[Seat]:
-        """Seats whose decision the match waits for; empty when the match is over."""
+        """Seats whose decision the match waits for; empty when the match is over.
+
+        In a simultaneous secret turn every seat that still has to submit is awaited; a seat that has
+        submitted is not (``apply`` from it raises NotYourTurn) and its submission shows in no other
+        seat's view and in no event until the turn resolves (see ``tests/toygame.py``)."""
 
     @abstractmethod
     def legal_actions(self, state: S, seat: Seat) -> list[Action]:
@@ -172,8 +176,15 @@ _REGISTRY: dict[str, Game[Any]] = {}
 
 
 def register(game: Game[Any]) -> Game[Any]:
+    """Make ``game`` known by its name (to histories, the CLI, the server); returns it."""
+    _load_builtin_games()
     _REGISTRY[game.name] = game
     return game
+
+
+def unregister(name: str) -> None:
+    """Forget a registered game (for tests and plugins); unknown names are ignored."""
+    _REGISTRY.pop(name, None)
 
 
 def get_game(name: object) -> Game[Any]:
@@ -190,12 +201,18 @@ def game_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+_BUILTINS_LOADED: list[bool] = []
+
+
 def _load_builtin_games() -> None:
-    if not _REGISTRY:
+    # A flag, not "is the registry empty": a game registered first (a plugin, a test game) must not
+    # hide the built-in games.
+    if not _BUILTINS_LOADED:
         from sefode.games import builtin_games
 
         for game in builtin_games():
-            register(game)
+            _REGISTRY.setdefault(game.name, game)
+        _BUILTINS_LOADED.append(True)
 
 
 def check_seat(seat: object, seats: int) -> Seat:

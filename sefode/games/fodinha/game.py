@@ -50,6 +50,10 @@ LEAVE = 201
 JOIN = 202
 MAX_SEATS = 8
 
+_NOBODY: frozenset[Seat] = frozenset()
+_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(MAX_SEATS))
+"""What ``awaiting`` returns: shared sets, not a new one per call (it runs before every decision)."""
+
 
 def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
     return IllegalAction(message, code)
@@ -72,9 +76,10 @@ class Fodinha(Game[FodinhaState]):
         n = opts.players
         rng = random.Random(seed)
         dealer_raw = setup.get("dealer")
-        if dealer_raw is None:
-            dealer = rng.randrange(n)
-        else:
+        # The first dealer is always drawn, even when the setup fixes it, so that the deals that follow
+        # depend on the seed alone: an exported history (which names the dealer) replays the same match.
+        dealer = rng.randrange(n)
+        if dealer_raw is not None:
             if isinstance(dealer_raw, bool) or not isinstance(dealer_raw, int) or not 0 <= dealer_raw < n:
                 raise InvalidOptions(f"dealer must be a seat from 0 to {n - 1}, not {dealer_raw!r}")
             dealer = dealer_raw
@@ -128,11 +133,14 @@ class Fodinha(Game[FodinhaState]):
         st.climbing = climbing
         n = st.n
         d = st.dealer
-        order = [s for s in ((d + 1 + k) % n for k in range(n)) if st.alive[s]]
+        alive = st.alive
+        order = [s % n for s in range(d + 1, d + 1 + n) if alive[s % n]]
         st.order = order
         nxt = [-1] * n
-        for i, s in enumerate(order):
-            nxt[s] = order[(i + 1) % len(order)]
+        prev = order[-1]
+        for s in order:
+            nxt[prev] = s
+            prev = s
         st.nxt = nxt
         self._deal(st)
         st.phase = BIDDING
@@ -242,7 +250,8 @@ class Fodinha(Game[FodinhaState]):
 
     # ================================================================= turns
     def awaiting(self, state: FodinhaState) -> frozenset[Seat]:
-        return frozenset() if state.turn < 0 else frozenset((state.turn,))
+        turn = state.turn
+        return _NOBODY if turn < 0 else _ONLY[turn]
 
     def forbidden_bid(self, st: FodinhaState) -> int | None:
         """The pé rule: the value the last bidder may not choose, if it is their turn to bid."""
@@ -259,9 +268,10 @@ class Fodinha(Game[FodinhaState]):
         if state.phase == PLAYING:
             return state.hands[seat][:]
         actions = list(range(BID, BID + state.size + 1))
-        forbidden = self.forbidden_bid(state)
-        if forbidden is not None:
-            del actions[forbidden]
+        if state.nbids == len(state.order) - 1:
+            forbidden = self.forbidden_bid(state)
+            if forbidden is not None:
+                del actions[forbidden]
         return actions
 
     def stand_in_seats(self, state: FodinhaState) -> frozenset[Seat]:
@@ -308,14 +318,13 @@ class Fodinha(Game[FodinhaState]):
         self._apply(st, seat, action, events)
         return events
 
-    def apply_fast(self, state: FodinhaState, seat: Seat, action: Action) -> None:
-        self._apply(state, seat, action, None)
-
-    def _apply(self, st: FodinhaState, seat: int, action: int, events: list[Event] | None) -> None:
-        st.log.append((seat, action))
+    def _apply(self, state: FodinhaState, seat: Seat, action: Action, events: list[Event] | None = None) -> None:
+        st = state
+        entry = (seat, action)
+        st.log.append(entry)
         if action < BID:
             st.hands[seat].remove(action)
-            st.trick.append((seat, action))
+            st.trick.append(entry)
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": truco_name(action)})
             if len(st.trick) == len(st.order):
@@ -343,9 +352,13 @@ class Fodinha(Game[FodinhaState]):
                 events.append({"type": "vira", "card": truco_name(st.vira)})
             self._resolve_trick(st, events)
 
+    apply_fast = _apply
+    """The unchecked path is ``_apply`` itself with no events: one call less per decision in search."""
+
     def _resolve_trick(self, st: FodinhaState, events: list[Event] | None) -> None:
         plays = st.trick
-        if st.opts.sete_letras:
+        sete_letras = st.opts.sete_letras
+        if sete_letras:
             index = trick_winner_all(plays, st.strength)
         else:
             index = trick_winner_pairs(plays, st.strength)
@@ -355,7 +368,7 @@ class Fodinha(Game[FodinhaState]):
             trick = Trick(leader, plays, None, value, None, st.hand_no)
             st.acc = value
             # Se Fode: the seat that opened the bids leads again; 7 Letras: the cancelled trick's leader.
-            st.leader = leader if st.opts.sete_letras else st.order[0]
+            st.leader = leader if sete_letras else st.order[0]
         else:
             winner = plays[index][0]
             trick = Trick(leader, plays, winner, value, winner, st.hand_no)
@@ -404,20 +417,29 @@ class Fodinha(Game[FodinhaState]):
                 events.append({"type": "bolo", "seat": taker, "value": st.acc})
             st.acc = 0
         # Score by unit (a pair adds its partners' bids and tricks).
-        unit_bid = [0] * st.units
-        unit_won = [0] * st.units
-        in_hand = [False] * st.units
+        n = st.n
+        units = st.units
+        unit = st.unit
+        bids = st.bids
+        won = st.won
+        alive = st.alive
+        sete_letras = opts.sete_letras
+        unit_bid = [0] * units
+        unit_won = [0] * units
+        in_hand = [False] * units
+        in_order = [False] * n
         for s in st.order:
-            u = st.unit[s]
-            unit_bid[u] += st.bids[s]
-            unit_won[u] += st.won[s]
+            in_order[s] = True
+            u = unit[s]
+            unit_bid[u] += bids[s]
+            unit_won[u] += won[s]
             in_hand[u] = True
         new_score = st.score[:]
         busted: list[int] = []
-        for u in range(st.units):
+        for u in range(units):
             if not in_hand[u]:
                 continue
-            if opts.sete_letras:
+            if sete_letras:
                 new_score[u] += 1 if unit_bid[u] != unit_won[u] else 0
                 if new_score[u] >= SETE_LETRAS_LIMIT:
                     busted.append(u)
@@ -425,38 +447,42 @@ class Fodinha(Game[FodinhaState]):
                 new_score[u] -= abs(unit_bid[u] - unit_won[u])
                 if new_score[u] <= 0:
                     busted.append(u)
-        forfeits = [] if opts.teams else [s for s in st.order if st.leaving[s]]
-        staying = [u for u in range(st.units) if in_hand[u] and u not in forfeits]
+        forfeits = [] if opts.teams or True not in st.leaving else [s for s in st.order if st.leaving[s]]
+        staying = [u for u in range(units) if in_hand[u] and u not in forfeits] if busted else []
         void = bool(staying) and all(u in busted for u in staying)
         out_units: list[int] = []
         if not void:
             st.score = new_score
             out_units = busted
-        out_units = sorted(set(out_units) | set(forfeits))
+        if forfeits:
+            out_units = sorted(set(out_units) | set(forfeits))
         for u in out_units:
             if u not in forfeits:
                 st.out_key[u] = (2 * st.hand_no + 1, self._left_value(st, u))
-        out_seats = [s for s in range(st.n) if st.alive[s] and st.unit[s] in out_units]
+        out_seats = [s for s in range(n) if alive[s] and unit[s] in out_units] if out_units else []
         for s in out_seats:
-            st.alive[s] = False
-        score_record: list[int | None] = [
-            st.score[st.unit[s]] if (st.alive[s] or s in out_seats) else None for s in range(st.n)
-        ]
+            alive[s] = False
+        score = st.score
         if void:
-            score_record = [st.score[st.unit[s]] if s in st.order else None for s in range(st.n)]
+            score_record: list[int | None] = [score[unit[s]] if in_order[s] else None for s in range(n)]
+        else:
+            score_record = [score[unit[s]] if (alive[s] or s in out_seats) else None for s in range(n)]
+        bids_record: list[int | None] = [bids[s] if in_order[s] else None for s in range(n)]
+        won_record: list[int | None] = [won[s] if in_order[s] else None for s in range(n)]
         st.records.append(
             HandRecord(
                 number=st.hand_no,
                 dealer=st.dealer,
                 cards=st.size,
                 vira=st.vira,
-                bids=[st.bids[s] if s in st.order else None for s in range(st.n)],
+                bids=bids_record,
                 tricks=st.tricks,
-                won=[st.won[s] if s in st.order else None for s in range(st.n)],
+                won=won_record,
                 score=score_record,
                 out=out_seats,
                 void=void,
                 bolo=bolo,
+                dealt=[h[:] for h in st.dealt],
             )
         )
         if events is not None:
@@ -464,14 +490,14 @@ class Fodinha(Game[FodinhaState]):
                 {
                     "type": "hand_end",
                     "hand": st.hand_no,
-                    "bids": [st.bids[s] if s in st.order else None for s in range(st.n)],
-                    "won": [st.won[s] if s in st.order else None for s in range(st.n)],
+                    "bids": bids_record[:],
+                    "won": won_record[:],
                     "score": score_record,
                     "out": out_seats,
                     "void": void,
                 }
             )
-        alive_units = {st.unit[s] for s in range(st.n) if st.alive[s]}
+        alive_units = {unit[s] for s in range(n) if alive[s]}
         if len(alive_units) <= 1:
             self._finish(st, events)
             return
@@ -563,11 +589,11 @@ class Fodinha(Game[FodinhaState]):
         st.alive.append(True)
         st.leaving.append(False)
         st.out_key.append(None)
-        hand_no = st.hand_no - 1
         size = min(st.size, st.opts.fits(sum(st.alive)))
         events: list[Event] = [{"type": "join", "seat": seat, "score": points}]
+        # The round is dealt again with the same number (and so the same preset deal, if any).
+        st.hand_no -= 1
         self._start_hand(st, size, st.climbing, events)
-        st.hand_no = hand_no + 1
         return events
 
     # ================================================================= outcome
@@ -678,7 +704,13 @@ class Fodinha(Game[FodinhaState]):
         }
 
     def report(self, state: FodinhaState) -> dict[str, Any]:
-        return {"hands": [self._record_json(r) for r in state.records]}
+        """Every finished hand, opened: the report also gives each seat's cards as dealt (``dealt``)."""
+        hands = []
+        for r in state.records:
+            entry = self._record_json(r)
+            entry["dealt"] = [names(h) if h else None for h in r.dealt]
+            hands.append(entry)
+        return {"hands": hands}
 
     # ================================================================= JSON actions and histories
     def parse_action(self, state: FodinhaState, seat: Seat, message: Mapping[str, Any]) -> Action:
@@ -792,6 +824,8 @@ class Fodinha(Game[FodinhaState]):
             st.dealer,
             tuple(st.score),
             tuple(st.alive),
+            tuple(st.leaving),
+            tuple(st.shown),
             self._visible_vira(st),
             visible,
             tuple(st.bids),
@@ -817,6 +851,7 @@ class Fodinha(Game[FodinhaState]):
     def resample(self, state: FodinhaState, seat: Seat, rng: random.Random) -> FodinhaState:
         st = self.clone(state)
         st.rng = random.Random(rng.getrandbits(64))
+        st.seed = -1  # the match seed would give every deal away
         if st.phase == OVER:
             return st
         pool = self.unseen_cards(state, seat)
@@ -827,6 +862,9 @@ class Fodinha(Game[FodinhaState]):
             k = len(st.hands[o])
             st.hands[o] = pool[pos : pos + k]
             pos += k
+            # The record of the deal must not keep the real hidden cards either.
+            st.dealt[o] = [c for t in st.tricks for s, c in t.plays if s == o] + [c for s, c in st.trick if s == o]
+            st.dealt[o] += st.hands[o]
         if st.opts.sete_letras and self._visible_vira(state) is None:
             st.vira = pool[pos]
             st.strength = sete_letras_strength(st.vira)

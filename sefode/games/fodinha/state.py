@@ -40,6 +40,8 @@ class HandRecord:
     out: list[int]
     void: bool
     bolo: dict[str, Any] | None
+    dealt: list[list[int]] = field(default_factory=list)
+    """Each seat's cards as dealt; every one of them is played by the end of the hand, so this is public then."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,83 @@
+"""The three bot levels: ``easy``, ``normal`` (per-game heuristics) and ``hard`` (ISMCTS).
+
+Each decides from a :class:`~sefode.bots.base.Seen` only: the seat's legal actions and
+determinizations of its information set. Game knowledge comes from registries keyed by the game's
+name (``sefode.bots.policies`` and ``sefode.bots.search``); the Fodinha family registers its own in
+``sefode.bots.fodinha_heuristics``.
+"""
+
+from __future__ import annotations
+
+from sefode.bots.base import Player, Seen, register_player
+from sefode.bots.policies import policies_for
+from sefode.bots.search import hooks_for, ismcts
+from sefode.engine import Action
+
+HARD_DEFAULT_THINK_MS = 200.0
+"""The default per-decision budget: p95 decision time stays well under 1 s on a 2-core machine."""
+
+
+class EasyPlayer(Player):
+    """A beginner: legal, a little sense, the usual mistakes."""
+
+    kind = "easy"
+
+    def choose(self, seen: Seen) -> Action:
+        legal = seen.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        state = seen.determinize(self.rng)
+        return policies_for(seen.game.name).easy(state, seen.seat, legal, self.rng)
+
+
+class NormalPlayer(Player):
+    """A heuristic player that bids from an estimate of its tricks and plays to make the bid exactly."""
+
+    kind = "normal"
+
+    def choose(self, seen: Seen) -> Action:
+        legal = seen.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        state = seen.determinize(self.rng)
+        return policies_for(seen.game.name).normal(state, seen.seat, legal, self.rng)
+
+
+class HardPlayer(Player):
+    """Information-set MCTS over resampled deals, within ``think_ms`` per decision.
+
+    ``max_iterations`` caps the search by iterations instead of time (reproducible tests); a decision
+    never runs more than ``think_ms`` either way.
+    """
+
+    kind = "hard"
+
+    def __init__(self, seed: int, think_ms: float = HARD_DEFAULT_THINK_MS, max_iterations: int | None = None) -> None:
+        super().__init__(seed, think_ms)
+        self.max_iterations = max_iterations
+        self.last_visits: dict[Action, int] = {}
+
+    def choose(self, seen: Seen) -> Action:
+        legal = seen.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        hooks = hooks_for(seen.game.name)
+        quick = hooks.shortcut(seen.determinize(self.rng), seen.seat, legal)
+        if quick is not None and quick in legal:
+            return quick
+        action, self.last_visits = ismcts(
+            seen.game,
+            seen.determinize,
+            seen.seat,
+            legal,
+            hooks,
+            self.rng,
+            self.think_ms,
+            self.max_iterations,
+        )
+        return action
+
+
+register_player("easy", EasyPlayer)
+register_player("normal", NormalPlayer)
+register_player("hard", HardPlayer)

@@ -1,0 +1,200 @@
+"""Information-set Monte Carlo tree search over determinizations, written against ``sefode.engine.Game`` alone.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every iteration deals the cards the
+searching seat cannot see again (``Seen.determinize``), walks one shared tree whose nodes are
+sequences of actions, choosing among the actions legal *in this determinization* by UCB1 with
+availability counts, adds one node, finishes the simulation with a rollout policy and backs up a
+reward per seat (each seat maximises its own). The answer is the most visited action at the root.
+
+What a game may add, through :class:`SearchHooks` registered under its name:
+
+* ``horizon`` -- where a simulation stops (default: the end of the match);
+* ``rewards`` -- one reward per seat at the horizon (default: from the placements);
+* ``rollout`` -- the rollout policy (default: uniformly random legal actions);
+* ``shortcut`` -- an exact answer for decisions that need no search (default: none).
+
+Bids are searched like any other action, so a bid is chosen by Monte Carlo evaluation of how the hand
+then goes. The search respects a time budget (``think_ms``) and, for reproducible tests, a cap on the
+number of iterations.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from sefode.engine import Action, Game
+
+
+class SearchHooks:
+    """Game-specific advice for the generic search. The defaults work for any game."""
+
+    def horizon(self, root: Any, state: Any) -> bool:
+        """True when a simulation that started at ``root`` should stop at ``state``."""
+        return False
+
+    def rewards(self, root: Any, state: Any) -> list[float]:
+        """One reward per seat at the horizon (or at the end of the match), higher is better."""
+        raise NotImplementedError
+
+    def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        return rng.choice(list(legal))
+
+    def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
+        """An answer that needs no search, from a determinized state; None to search."""
+        return None
+
+    def plausibility(self, state: Any, seat: int) -> float:
+        """How likely (0..1) the others' past decisions are in this determinization, for ``seat``'s
+        search: what their bids and plays reveal. The default, 1, treats every deal as equally likely."""
+        return 1.0
+
+
+_HOOKS: dict[str, SearchHooks] = {}
+_DEFAULT = SearchHooks()
+
+
+def register_hooks(game_name: str, hooks: SearchHooks) -> None:
+    _HOOKS[game_name] = hooks
+
+
+def hooks_for(game_name: str) -> SearchHooks:
+    return _HOOKS.get(game_name, _DEFAULT)
+
+
+def placement_rewards(game: Game[Any], state: Any) -> list[float]:
+    """Rewards from the placements of a finished match: 1 for first .. 0 for last."""
+    outcome = game.outcome(state)
+    n = game.seats(state)
+    if outcome is None:
+        return [0.5] * n
+    return [(n - p) / max(1, n - 1) for p in outcome.placements]
+
+
+class Node:
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total: list[float] | None = None
+
+
+def _sample(determinize: Any, seat: int, hooks: SearchHooks, rng: random.Random, weighted: bool, tries: int = 6) -> Any:
+    """A determinization, drawn by rejection in proportion to ``hooks.plausibility`` (at most ``tries``
+    draws; the most plausible of them if none is accepted)."""
+    state = determinize(rng)
+    if not weighted:
+        return state
+    best, best_weight = state, -1.0
+    for attempt in range(tries):
+        if attempt:
+            state = determinize(rng)
+        weight = hooks.plausibility(state, seat)
+        if rng.random() < weight:
+            return state
+        if weight > best_weight:
+            best, best_weight = state, weight
+    return best
+
+
+def ismcts(
+    game: Game[Any],
+    determinize: Any,
+    seat: int,
+    legal: Sequence[Action],
+    hooks: SearchHooks,
+    rng: random.Random,
+    think_ms: float,
+    max_iterations: int | None = None,
+    exploration: float = 0.7,
+    max_depth: int = 1 << 30,
+) -> tuple[Action, dict[Action, int]]:
+    """Search from one seat's information set; return the chosen action and the root visit counts.
+
+    ``determinize(rng)`` gives a full state consistent with what ``seat`` knows.
+    """
+    clock = time.perf_counter
+    deadline = clock() + think_ms / 1000.0
+    root = Node()
+    legal_set = set(legal)
+    iterations = 0
+    use_default_rewards = type(hooks).rewards is SearchHooks.rewards
+    # Hooks compare a simulation with where it started; any determinization shows them the same public
+    # facts (scores, hand number), so one serves as the reference for every iteration.
+    start = determinize(rng)
+    weighted = type(hooks).plausibility is not SearchHooks.plausibility
+    while True:
+        if max_iterations is not None and iterations >= max_iterations:
+            break
+        if iterations > 0 and clock() >= deadline:
+            break
+        iterations += 1
+        state = _sample(determinize, seat, hooks, rng, weighted)
+        node = root
+        path: list[tuple[Node, int]] = []
+        depth = 0
+        expanded = False
+        # Selection and expansion.
+        while depth < max_depth and not hooks.horizon(start, state):
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            actor = min(waiting)
+            actions = game.legal_actions(state, actor)
+            if node is root:
+                actions = [a for a in actions if a in legal_set] or actions
+            untried = [a for a in actions if a not in node.children]
+            for a in actions:
+                child = node.children.get(a)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = Node()
+                child.avail = 1
+                node.children[action] = child
+                expanded = True
+            else:
+                best = -math.inf
+                action = actions[0]
+                for a in actions:
+                    child = node.children[a]
+                    mean = child.total[actor] / child.visits if child.total is not None and child.visits else 0.0
+                    score = mean + exploration * math.sqrt(math.log(max(1, child.avail)) / child.visits)
+                    if score > best:
+                        best, action = score, a
+                child = node.children[action]
+            game.apply_fast(state, actor, action)
+            path.append((child, actor))
+            node = child
+            depth += 1
+            if expanded:
+                break
+        # Rollout.
+        while not hooks.horizon(start, state):
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            actor = min(waiting)
+            game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), rng))
+        values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
+        # Backpropagation.
+        for child, _ in path:
+            child.visits += 1
+            if child.total is None:
+                child.total = list(values)
+            else:
+                total = child.total
+                for i, v in enumerate(values):
+                    total[i] += v
+        root.visits += 1
+    counts = {a: c.visits for a, c in root.children.items() if a in legal_set}
+    if not counts:
+        return legal[0], {}
+    best_action = max(sorted(counts), key=lambda a: counts[a])
+    return best_action, counts
