@@ -1,0 +1,386 @@
+"""Recording a finished match: medals, tournament progress and trophies, idempotently.
+
+``record_match_result(conn, match_id)`` reads the finished match from the server's ``matches`` row (seats,
+placements, options) and, in the caller's transaction, writes:
+
+1. ``award_matches`` (one row per match: the "already recorded" mark, primary key ``match_id``);
+2. ``award_seats`` (who sat where and their place: profile history and tournament standings);
+3. ``medals`` (primary key ``(match_id, player_id)``);
+4. for the last match of a tournament: the tournament's end and its ``trophies`` (key ``(tournament, player)``).
+
+All in one transaction: a crash between two steps rolls every step back, and the next call (the server's
+start-up recovery, ``record_pending``) records the match once. A second call for a recorded match changes
+nothing, and the unique keys refuse a duplicate even from a concurrent writer.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from sefode.accounts import tables as a
+from sefode.accounts.service import AccountError
+from sefode.awards import (
+    MedalAward,
+    SeatResult,
+    Standings,
+    TournamentStatus,
+    check_length,
+    is_valid_match,
+    match_medals,
+    tournament_standings,
+)
+from sefode.store import tables as s
+from sefode.store.db import now_ms
+
+log = logging.getLogger("sefode.accounts")
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    match_id: str
+    newly: bool
+    """False when the match had been recorded before (nothing was written)."""
+    valid: bool
+    medals: tuple[MedalAward, ...] = ()
+    tournament_id: str | None = None
+    tournament_status: str | None = None
+    trophies: tuple[str, ...] = field(default=())
+
+
+def _seat_results(
+    seats: Sequence[dict[str, Any]], placements: Sequence[int], options: dict[str, Any]
+) -> list[SeatResult]:
+    """The seats of a finished match as the award rules see them. A seat is human when it holds a player id
+    (``bot`` is set for seats filled by a bot). A seat numbered at or beyond ``options.players`` joined late."""
+    start = int(options.get("players") or len(placements))
+    units = start // 2 if options.get("teams") else 0
+    out: list[SeatResult] = []
+    for seat, place in enumerate(placements):
+        occ = seats[seat] if seat < len(seats) else {}
+        player = occ.get("player_id")
+        human = isinstance(player, str) and bool(player)
+        out.append(
+            SeatResult(
+                seat=seat,
+                player=str(player) if human else f"bot:{seat}",
+                place=int(place),
+                human=human,
+                unit=seat % units if units else seat,
+                seated_at_start=seat < start,
+            )
+        )
+    return out
+
+
+def _stored_seats(conn: sa.Connection, match_ids: Sequence[str]) -> dict[str, list[SeatResult]]:
+    rows = conn.execute(
+        sa.select(a.award_seats).where(a.award_seats.c.match_id.in_(list(match_ids))).order_by(a.award_seats.c.seat)
+    ).mappings()
+    out: dict[str, list[SeatResult]] = {m: [] for m in match_ids}
+    for r in rows:
+        player = r["player_id"]
+        out[str(r["match_id"])].append(
+            SeatResult(
+                seat=int(r["seat"]),
+                player=str(player) if player is not None else f"bot:{r['seat']}",
+                place=int(r["place"]),
+                human=player is not None,
+                unit=int(r["unit"]),
+                seated_at_start=bool(r["seated_at_start"]),
+            )
+        )
+    return out
+
+
+def _already(conn: sa.Connection, match_id: str) -> Recorded | None:
+    row = conn.execute(sa.select(a.award_matches).where(a.award_matches.c.match_id == match_id)).mappings().first()
+    if row is None:
+        return None
+    status = None
+    if row["tournament_id"] is not None:
+        status = conn.execute(
+            sa.select(a.tournaments.c.status).where(a.tournaments.c.id == row["tournament_id"])
+        ).scalar_one_or_none()
+    return Recorded(
+        match_id=match_id,
+        newly=False,
+        valid=bool(row["valid"]),
+        tournament_id=row["tournament_id"],
+        tournament_status=None if status is None else str(status),
+    )
+
+
+def _insert_match(conn: sa.Connection, values: dict[str, Any]) -> None:
+    conn.execute(a.award_matches.insert().values(**values))
+
+
+def _insert_seats(conn: sa.Connection, match_id: str, seats: Sequence[SeatResult]) -> None:
+    conn.execute(
+        a.award_seats.insert(),
+        [
+            {
+                "match_id": match_id,
+                "seat": r.seat,
+                "player_id": r.player if r.human else None,
+                "bot": None if r.human else "bot",
+                "unit": r.scoring_unit,
+                "place": r.place,
+                "seated_at_start": r.seated_at_start,
+            }
+            for r in seats
+        ],
+    )
+
+
+def _insert_medals(conn: sa.Connection, match_id: str, awards: Sequence[MedalAward], stamp: int) -> None:
+    if awards:
+        conn.execute(
+            a.medals.insert(),
+            [
+                {
+                    "match_id": match_id,
+                    "player_id": m.player,
+                    "medal": str(m.medal),
+                    "place": m.place,
+                    "awarded_at": stamp,
+                }
+                for m in awards
+            ],
+        )
+
+
+def _open_tournament(conn: sa.Connection, room_id: str, started_at: int) -> dict[str, Any] | None:
+    row = (
+        conn.execute(
+            sa.select(a.tournaments)
+            .where(
+                a.tournaments.c.room_id == room_id,
+                a.tournaments.c.status == str(TournamentStatus.PLAYING),
+                a.tournaments.c.created_at <= started_at,
+            )
+            .order_by(a.tournaments.c.created_at.desc())
+        )
+        .mappings()
+        .first()
+    )
+    return None if row is None else dict(row)
+
+
+def tournament_match_ids(conn: sa.Connection, tournament_id: str) -> list[str]:
+    rows = conn.execute(
+        sa.select(a.award_matches.c.match_id)
+        .where(a.award_matches.c.tournament_id == tournament_id)
+        .order_by(a.award_matches.c.tournament_number)
+    )
+    return [str(r[0]) for r in rows]
+
+
+def compute_standings(conn: sa.Connection, tournament: dict[str, Any]) -> Standings:
+    ids = tournament_match_ids(conn, str(tournament["id"]))
+    seats = _stored_seats(conn, ids)
+    return tournament_standings(
+        int(tournament["matches_declared"]),
+        [seats[m] for m in ids],
+        abandoned=tournament["status"] == str(TournamentStatus.ABANDONED),
+    )
+
+
+def _finish_tournament(conn: sa.Connection, tournament: dict[str, Any], stamp: int) -> Standings:
+    standings = compute_standings(conn, tournament)
+    if standings.trophy_winners:
+        conn.execute(
+            a.trophies.insert(),
+            [
+                {"tournament_id": tournament["id"], "player_id": p, "awarded_at": stamp}
+                for p in standings.trophy_winners
+            ],
+        )
+    conn.execute(
+        a.tournaments.update()
+        .where(a.tournaments.c.id == tournament["id"])
+        .values(status=str(standings.status), valid=standings.valid, ended_at=stamp)
+    )
+    return standings
+
+
+def record_match_result(conn: sa.Connection, match_id: str, now: int | None = None) -> Recorded | None:
+    """Record a finished match once (see the module docstring). None when there is no such finished match."""
+    done = _already(conn, match_id)
+    if done is not None:
+        return done
+    row = (
+        conn.execute(
+            sa.select(
+                s.matches.c.room_id,
+                s.matches.c.game,
+                s.matches.c.options,
+                s.matches.c.seats,
+                s.matches.c.placements,
+                s.matches.c.started_at,
+                s.matches.c.ended_at,
+            ).where(s.matches.c.id == match_id)
+        )
+        .mappings()
+        .first()
+    )
+    if row is None or row["placements"] is None:
+        return None
+    stamp = now_ms() if now is None else now
+    seats = _seat_results(list(row["seats"]), list(row["placements"]), dict(row["options"]))
+    valid = is_valid_match(seats)
+    tournament = _open_tournament(conn, str(row["room_id"]), int(row["started_at"]))
+    number = None
+    if tournament is not None:
+        number = len(tournament_match_ids(conn, str(tournament["id"]))) + 1
+    _insert_match(
+        conn,
+        {
+            "match_id": match_id,
+            "room_id": row["room_id"],
+            "game": row["game"],
+            "valid": valid,
+            "humans": sum(1 for r in seats if r.human and r.seated_at_start),
+            "tournament_id": None if tournament is None else tournament["id"],
+            "tournament_number": number,
+            "ended_at": int(row["ended_at"] or stamp),
+            "recorded_at": stamp,
+        },
+    )
+    _insert_seats(conn, match_id, seats)
+    awards = match_medals(seats)
+    _insert_medals(conn, match_id, awards, stamp)
+    status = None
+    trophies: tuple[str, ...] = ()
+    if tournament is not None:
+        status = str(TournamentStatus.PLAYING)
+        if number == int(tournament["matches_declared"]):
+            standings = _finish_tournament(conn, tournament, stamp)
+            status = str(standings.status)
+            trophies = standings.trophy_winners
+    return Recorded(
+        match_id=match_id,
+        newly=True,
+        valid=valid,
+        medals=tuple(awards),
+        tournament_id=None if tournament is None else str(tournament["id"]),
+        tournament_status=status,
+        trophies=trophies,
+    )
+
+
+def record_pending(conn: sa.Connection, now: int | None = None) -> list[str]:
+    """Start-up recovery: record every finished match that is not recorded yet (oldest first)."""
+    recorded = sa.select(a.award_matches.c.match_id)
+    rows = conn.execute(
+        sa.select(s.matches.c.id)
+        .where(s.matches.c.placements.is_not(None), s.matches.c.ended_at.is_not(None), s.matches.c.id.not_in(recorded))
+        .order_by(s.matches.c.ended_at, s.matches.c.number)
+    )
+    out: list[str] = []
+    for (match_id,) in rows.all():
+        result = record_match_result(conn, str(match_id), now)
+        if result is not None and result.newly:
+            out.append(str(match_id))
+    return out
+
+
+def record_match_end(engine: sa.Engine, match_id: str) -> Recorded | None:
+    """What the server calls when a match ends (in its store thread): record it in its own transaction. Never
+    raises: on failure the match stays unrecorded and ``recover`` records it at the next start-up."""
+    try:
+        with engine.begin() as conn:
+            return record_match_result(conn, match_id)
+    except Exception:
+        log.exception("awards.record_failed match=%s", match_id)
+        return None
+
+
+def recover(engine: sa.Engine) -> list[str]:
+    """What the server calls at start-up, after migrating: record matches that ended while awarding failed or the
+    server stopped. Never raises."""
+    try:
+        with engine.begin() as conn:
+            return record_pending(conn)
+    except Exception:
+        log.exception("awards.recover_failed")
+        return []
+
+
+# --------------------------------------------------------------------------------------------- tournaments
+
+
+def create_tournament(conn: sa.Connection, room_id: str, matches: object, now: int | None = None) -> str:
+    """Declare the room a tournament of 3 or 5 matches. Refused while another tournament of the room is on."""
+    try:
+        declared = check_length(matches)
+    except ValueError as err:
+        raise AccountError("tournament/bad_length", str(err)) from None
+    stamp = now_ms() if now is None else now
+    if _open_tournament(conn, room_id, stamp) is not None:
+        raise AccountError("tournament/exists", "this room already plays a tournament", 409)
+    tournament_id = secrets.token_hex(8)
+    conn.execute(
+        a.tournaments.insert().values(
+            id=tournament_id,
+            room_id=room_id,
+            matches_declared=declared,
+            status=str(TournamentStatus.PLAYING),
+            valid=None,
+            created_at=stamp,
+            ended_at=None,
+        )
+    )
+    return tournament_id
+
+
+def abandon_tournament(conn: sa.Connection, room_id: str, now: int | None = None) -> str | None:
+    """The room emptied: its tournament, if one is on, ends without a champion. Returns its id."""
+    stamp = now_ms() if now is None else now
+    tournament = _open_tournament(conn, room_id, stamp)
+    if tournament is None:
+        return None
+    standings = compute_standings(conn, {**tournament, "status": str(TournamentStatus.ABANDONED)})
+    conn.execute(
+        a.tournaments.update()
+        .where(a.tournaments.c.id == tournament["id"])
+        .values(status=str(TournamentStatus.ABANDONED), valid=standings.valid, ended_at=stamp)
+    )
+    return str(tournament["id"])
+
+
+def room_emptied(engine: sa.Engine, room_id: str, seats: Sequence[dict[str, Any]]) -> str | None:
+    """What the server calls when a room's seating loses a human (``Room.stand``): when no human is seated any more,
+    the room's tournament, if one is on, ends without a champion. Returns its id. Never raises."""
+    if any(seat.get("player_id") for seat in seats):
+        return None
+    try:
+        with engine.begin() as conn:
+            return abandon_tournament(conn, room_id)
+    except Exception:
+        log.exception("awards.abandon_failed room=%s", room_id)
+        return None
+
+
+def tournament_row(conn: sa.Connection, tournament_id: str) -> dict[str, Any] | None:
+    row = conn.execute(sa.select(a.tournaments).where(a.tournaments.c.id == tournament_id)).mappings().first()
+    return None if row is None else dict(row)
+
+
+def room_tournament(conn: sa.Connection, room_id: str) -> dict[str, Any] | None:
+    """The room's latest tournament (playing or over), or None."""
+    row = (
+        conn.execute(
+            sa.select(a.tournaments)
+            .where(a.tournaments.c.room_id == room_id)
+            .order_by(a.tournaments.c.created_at.desc())
+        )
+        .mappings()
+        .first()
+    )
+    return None if row is None else dict(row)

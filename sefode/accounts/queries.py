@@ -1,0 +1,236 @@
+"""Read side: the leaderboard, a player's profile and a tournament's standings, as JSON-ready dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from sefode.accounts import tables as a
+from sefode.accounts.awarding import compute_standings, tournament_match_ids, tournament_row
+from sefode.accounts.service import account_username
+from sefode.awards import Board, Medal, Tally, leaderboard_page
+from sefode.store import tables as s
+
+HISTORY_PAGE = 20
+
+
+def names(conn: sa.Connection, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """``{"name", "anonymous"}`` per player id; a deleted account's name is None and ``anonymous`` True."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        sa.select(s.players.c.id, s.players.c.name, a.deleted_players.c.player_id)
+        .select_from(s.players.outerjoin(a.deleted_players, a.deleted_players.c.player_id == s.players.c.id))
+        .where(s.players.c.id.in_(sorted(set(ids))))
+    ).all()
+    out = {str(r[0]): {"name": None if r[2] is not None else str(r[1]), "anonymous": r[2] is not None} for r in rows}
+    for pid in ids:
+        out.setdefault(pid, {"name": None, "anonymous": True})
+    return out
+
+
+def _tallies(conn: sa.Connection) -> list[Tally]:
+    counts: dict[str, dict[str, int]] = {}
+    medal_rows = conn.execute(
+        sa.select(a.medals.c.player_id, a.medals.c.medal, sa.func.count()).group_by(
+            a.medals.c.player_id, a.medals.c.medal
+        )
+    ).all()
+    for pid, medal, n in medal_rows:
+        counts.setdefault(str(pid), {})[str(medal)] = int(n)
+    trophy_rows = conn.execute(
+        sa.select(a.trophies.c.player_id, sa.func.count()).group_by(a.trophies.c.player_id)
+    ).all()
+    for pid, n in trophy_rows:
+        counts.setdefault(str(pid), {})["trophies"] = int(n)
+    who = names(conn, list(counts))
+    return [
+        Tally(
+            player=pid,
+            name=str(who[pid]["name"]),
+            gold=c.get(Medal.GOLD, 0),
+            silver=c.get(Medal.SILVER, 0),
+            bronze=c.get(Medal.BRONZE, 0),
+            trophies=c.get("trophies", 0),
+        )
+        for pid, c in counts.items()
+        if not who[pid]["anonymous"]
+    ]
+
+
+def leaderboard(
+    conn: sa.Connection, board: Board = Board.MEDALS, page: int = 1, per_page: int = 20, me: str | None = None
+) -> dict[str, Any]:
+    result, position = leaderboard_page(_tallies(conn), board, page, per_page, me)
+    return {
+        "board": str(result.board),
+        "page": result.page,
+        "pages": result.pages,
+        "per_page": result.per_page,
+        "total": result.total,
+        "me": None if me is None else {"player_id": me, "position": position},
+        "rows": [
+            {
+                "rank": r.rank,
+                "player_id": r.tally.player,
+                "name": r.tally.name,
+                "gold": r.tally.gold,
+                "silver": r.tally.silver,
+                "bronze": r.tally.bronze,
+                "trophies": r.tally.trophies,
+                "you": r.tally.player == me,
+            }
+            for r in result.rows
+        ],
+    }
+
+
+def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = HISTORY_PAGE) -> dict[str, Any] | None:
+    """A player's medals, trophies and finished matches (newest first, paginated). None if no such player."""
+    who = names(conn, [player_id])
+    exists = conn.execute(sa.select(s.players.c.id).where(s.players.c.id == player_id)).first()
+    if exists is None:
+        return None
+    medal_counts = dict.fromkeys([str(m) for m in Medal], 0)
+    for medal, n in conn.execute(
+        sa.select(a.medals.c.medal, sa.func.count()).where(a.medals.c.player_id == player_id).group_by(a.medals.c.medal)
+    ).all():
+        medal_counts[str(medal)] = int(n)
+    trophy_rows = conn.execute(
+        sa.select(
+            a.trophies.c.tournament_id,
+            a.trophies.c.awarded_at,
+            a.tournaments.c.room_id,
+            a.tournaments.c.matches_declared,
+        )
+        .select_from(a.trophies.join(a.tournaments, a.tournaments.c.id == a.trophies.c.tournament_id))
+        .where(a.trophies.c.player_id == player_id)
+        .order_by(a.trophies.c.awarded_at.desc())
+    ).all()
+    per_page = max(1, min(100, per_page))
+    total = int(
+        conn.execute(
+            sa.select(sa.func.count()).select_from(a.award_seats).where(a.award_seats.c.player_id == player_id)
+        ).scalar_one()
+    )
+    pages = max(1, -(-total // per_page))
+    page = max(1, min(pages, page))
+    mine = (
+        conn.execute(
+            sa.select(a.award_matches, a.award_seats.c.seat, a.award_seats.c.place)
+            .select_from(a.award_seats.join(a.award_matches, a.award_matches.c.match_id == a.award_seats.c.match_id))
+            .where(a.award_seats.c.player_id == player_id)
+            .order_by(a.award_matches.c.ended_at.desc(), a.award_matches.c.match_id)
+            .offset((page - 1) * per_page)
+            .limit(per_page)
+        )
+        .mappings()
+        .all()
+    )
+    match_ids = [str(r["match_id"]) for r in mine]
+    seat_rows = (
+        conn.execute(
+            sa.select(a.award_seats).where(a.award_seats.c.match_id.in_(match_ids)).order_by(a.award_seats.c.seat)
+        )
+        .mappings()
+        .all()
+        if match_ids
+        else []
+    )
+    medal_of = {
+        str(r[0]): str(r[1])
+        for r in conn.execute(
+            sa.select(a.medals.c.match_id, a.medals.c.medal).where(
+                a.medals.c.player_id == player_id, a.medals.c.match_id.in_(match_ids)
+            )
+        ).all()
+    }
+    others = names(conn, [str(r["player_id"]) for r in seat_rows if r["player_id"] is not None])
+    seats_by_match: dict[str, list[dict[str, Any]]] = {m: [] for m in match_ids}
+    for r in seat_rows:
+        pid = r["player_id"]
+        seats_by_match[str(r["match_id"])].append(
+            {
+                "seat": r["seat"],
+                "player_id": pid,
+                "name": others[pid]["name"] if pid is not None else None,
+                "anonymous": bool(others[pid]["anonymous"]) if pid is not None else False,
+                "bot": pid is None,
+                "place": r["place"],
+            }
+        )
+    return {
+        "player_id": player_id,
+        "name": who[player_id]["name"],
+        "anonymous": who[player_id]["anonymous"],
+        "registered": account_username(conn, player_id) is not None,
+        "medals": medal_counts,
+        "trophies": [
+            {"tournament_id": r[0], "room_id": r[2], "matches": r[3], "awarded_at": r[1]} for r in trophy_rows
+        ],
+        "matches": {
+            "page": page,
+            "pages": pages,
+            "per_page": per_page,
+            "total": total,
+            "rows": [
+                {
+                    "match_id": r["match_id"],
+                    "room_id": r["room_id"],
+                    "game": r["game"],
+                    "ended_at": r["ended_at"],
+                    "valid": bool(r["valid"]),
+                    "seat": r["seat"],
+                    "place": r["place"],
+                    "medal": medal_of.get(str(r["match_id"])),
+                    "tournament_id": r["tournament_id"],
+                    "tournament_match": r["tournament_number"],
+                    "players": seats_by_match[str(r["match_id"])],
+                    "history_url": f"/api/matches/{r['match_id']}/history",
+                }
+                for r in mine
+            ],
+        },
+    }
+
+
+def tournament_json(conn: sa.Connection, tournament_id: str) -> dict[str, Any] | None:
+    row = tournament_row(conn, tournament_id)
+    if row is None:
+        return None
+    standings = compute_standings(conn, row)
+    ids = [r.player for r in standings.rows if r.human]
+    who = names(conn, ids)
+    return {
+        "id": row["id"],
+        "room_id": row["room_id"],
+        "matches": standings.matches_declared,
+        "played": standings.matches_played,
+        "status": str(standings.status),
+        "valid": standings.valid,
+        "created_at": row["created_at"],
+        "ended_at": row["ended_at"],
+        "match_ids": tournament_match_ids(conn, tournament_id),
+        "standings": [
+            {
+                "rank": r.rank,
+                "player_id": r.player if r.human else None,
+                "name": who[r.player]["name"] if r.human else None,
+                "anonymous": bool(who[r.player]["anonymous"]) if r.human else False,
+                "bot": not r.human,
+                "points": r.points,
+                "firsts": r.firsts,
+                "last_place": r.last_place,
+                "per_match": list(r.per_match),
+            }
+            for r in standings.rows
+        ],
+        "champions": [
+            {"player_id": p, "name": who[p]["name"], "bot": False}
+            if p in who
+            else {"player_id": None, "name": None, "bot": True}
+            for p in standings.champions
+        ],
+        "trophies": list(standings.trophy_winners),
+    }

@@ -1,0 +1,359 @@
+"""The accounts, leaderboard, profile and tournament JSON API (documented in ``docs/accounts-api.md``).
+
+Mounted by the server with ``routes.extend(sefode.accounts.routes.routes())``. Handlers reach the database through
+the server's store (``request.app.state.hub.store``, or ``request.app.state.store``) and run their blocking work in
+Starlette's thread pool, so password hashing never holds the store's writer thread nor the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sefode.accounts import awarding, queries, service
+from sefode.accounts.service import AccountError
+from sefode.awards import Board
+
+COOKIE = "sefode_session"
+"""The server's session cookie: an account session replaces the guest token in it."""
+LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _engine(request: Request) -> sa.Engine:
+    state = request.app.state
+    store = getattr(state, "store", None)
+    if store is None:
+        store = state.hub.store
+    engine: sa.Engine = store.engine
+    return engine
+
+
+def _hub(request: Request) -> Any:
+    return getattr(request.app.state, "hub", None)
+
+
+def _token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return request.query_params.get("token") or request.cookies.get(COOKIE)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > 16 * 1024:
+        raise AccountError("message/too_large", "the request body is too large", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise AccountError("message/invalid", "the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise AccountError("message/invalid", "the body must be a JSON object")
+    return data
+
+
+async def _tx(request: Request, fn: Callable[[sa.Connection], T]) -> T:
+    """Run ``fn`` in one transaction, in a worker thread."""
+    engine = _engine(request)
+
+    def run() -> T:
+        with engine.begin() as conn:
+            return fn(conn)
+
+    return await run_in_threadpool(run)
+
+
+async def _tx_keep_on_error(request: Request, fn: Callable[[sa.Connection], T]) -> T:
+    """Like ``_tx`` but commits what ``fn`` wrote even when it raises AccountError (failed logins are counted)."""
+    engine = _engine(request)
+
+    def run() -> T:
+        with engine.connect() as conn:
+            try:
+                result = fn(conn)
+            except AccountError:
+                conn.commit()
+                raise
+            conn.commit()
+            return result
+
+    return await run_in_threadpool(run)
+
+
+async def _player(request: Request, required: bool = True) -> str | None:
+    token = _token(request)
+    player = await _tx(request, lambda conn: service.player_for_token(conn, token))
+    if player is None and required:
+        raise AccountError("auth/required", "log in or create a session first", 401)
+    return player
+
+
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    secure = request.url.scheme in ("https", "wss") or (request.url.hostname or "") in LOOPBACK
+    response.set_cookie(
+        COOKIE, token, max_age=service.SESSION_MS // 1000, httponly=True, secure=secure, samesite="lax", path="/"
+    )
+
+
+def _forget(request: Request, player_id: str, token: str | None = None, everywhere: bool = False) -> None:
+    """Drop the server's in-memory session cache for a token (or every token of the player)."""
+    hub = _hub(request)
+    sessions = getattr(hub, "sessions", None)
+    if not isinstance(sessions, dict):
+        return
+    for key in list(sessions):
+        if key == token or (everywhere and sessions[key][0] == player_id):
+            sessions.pop(key, None)
+
+
+def _renamed(request: Request, player_id: str, name: str) -> None:
+    hub = _hub(request)
+    if hub is None:
+        return
+    names = getattr(hub, "names", None)
+    if isinstance(names, dict):
+        names[player_id] = name
+    sessions = getattr(hub, "sessions", None)
+    if isinstance(sessions, dict):
+        for key, value in list(sessions.items()):
+            if value[0] == player_id:
+                sessions[key] = (player_id, name, *value[2:])
+
+
+def _api(handler: Handler) -> Handler:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except AccountError as err:
+            return _error(err.status, err.code, err.message)
+
+    return wrapped
+
+
+def _int(request: Request, key: str, default: int) -> int:
+    raw = request.query_params.get(key)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise AccountError("message/invalid", f"'{key}' must be a whole number") from None
+
+
+def _me_json(conn: sa.Connection, player_id: str) -> dict[str, Any]:
+    data = queries.profile(conn, player_id, per_page=1)
+    assert data is not None
+    return {
+        "player_id": player_id,
+        "name": data["name"],
+        "username": service.account_username(conn, player_id),
+        "registered": data["registered"],
+        "medals": data["medals"],
+        "trophies": len(data["trophies"]),
+    }
+
+
+# ------------------------------------------------------------------------------------------------ accounts
+
+
+@_api
+async def register(request: Request) -> Response:
+    body = await _body(request)
+    guest = await _player(request, required=False)
+
+    def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
+        session = service.register(conn, body.get("username"), body.get("password"), guest, body.get("name"))
+        return session, _me_json(conn, session.player_id)
+
+    session, me = await _tx(request, run)
+    _renamed(request, session.player_id, str(me["name"]))
+    response = JSONResponse({**me, "token": session.token})
+    _set_cookie(request, response, session.token)
+    return response
+
+
+@_api
+async def login(request: Request) -> Response:
+    body = await _body(request)
+    client = _client(request)
+
+    def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
+        session = service.login(conn, body.get("username"), body.get("password"), client)
+        return session, _me_json(conn, session.player_id)
+
+    session, me = await _tx_keep_on_error(request, run)
+    response = JSONResponse({**me, "token": session.token})
+    _set_cookie(request, response, session.token)
+    return response
+
+
+def _cleared(request: Request) -> Response:
+    response = JSONResponse({"ok": True})
+    secure = request.url.scheme in ("https", "wss") or (request.url.hostname or "") in LOOPBACK
+    response.delete_cookie(COOKIE, path="/", httponly=True, secure=secure, samesite="lax")
+    return response
+
+
+@_api
+async def logout(request: Request) -> Response:
+    token = _token(request)
+    player = await _player(request)
+    assert player is not None and token is not None
+    await _tx(request, lambda conn: service.logout(conn, token))
+    _forget(request, player, token)
+    return _cleared(request)
+
+
+@_api
+async def logout_all(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    await _tx(request, lambda conn: service.logout_everywhere(conn, player))
+    _forget(request, player, everywhere=True)
+    return _cleared(request)
+
+
+@_api
+async def me(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    return JSONResponse(await _tx(request, lambda conn: _me_json(conn, player)))
+
+
+@_api
+async def nickname(request: Request) -> Response:
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    name = await _tx(request, lambda conn: service.rename(conn, player, body.get("name")))
+    _renamed(request, player, name)
+    return JSONResponse({"player_id": player, "name": name})
+
+
+@_api
+async def delete(request: Request) -> Response:
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    await _tx(request, lambda conn: service.delete_account(conn, player, body.get("password")))
+    _forget(request, player, everywhere=True)
+    _renamed(request, player, service.ANONYMOUS_NAME)
+    return _cleared(request)
+
+
+# ------------------------------------------------------------------------------------------------ awards
+
+
+@_api
+async def leaderboard(request: Request) -> Response:
+    raw_board = request.query_params.get("board", "medals")
+    if raw_board not in ("medals", "trophies"):
+        raise AccountError("message/invalid", "'board' is medals or trophies")
+    page = _int(request, "page", 1)
+    per_page = _int(request, "per_page", 20)
+    me = await _player(request, required=False) if request.query_params.get("me") in ("1", "true") else None
+    data = await _tx(request, lambda conn: queries.leaderboard(conn, Board(raw_board), page, per_page, me))
+    return JSONResponse(data)
+
+
+@_api
+async def player_profile(request: Request) -> Response:
+    player_id = request.path_params["player_id"]
+    page = _int(request, "page", 1)
+    per_page = _int(request, "per_page", queries.HISTORY_PAGE)
+    data = (
+        await _tx(request, lambda conn: queries.profile(conn, player_id, page, per_page))
+        if len(player_id) <= 32
+        else None
+    )
+    if data is None:
+        raise AccountError("player/not_found", "there is no such player", 404)
+    return JSONResponse(data)
+
+
+@_api
+async def my_profile(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    page = _int(request, "page", 1)
+    per_page = _int(request, "per_page", queries.HISTORY_PAGE)
+    return JSONResponse(await _tx(request, lambda conn: queries.profile(conn, player, page, per_page)))
+
+
+@_api
+async def tournament(request: Request) -> Response:
+    tid = request.path_params["tournament_id"]
+    data = await _tx(request, lambda conn: queries.tournament_json(conn, tid)) if len(tid) <= 32 else None
+    if data is None:
+        raise AccountError("tournament/not_found", "there is no such tournament", 404)
+    return JSONResponse(data)
+
+
+@_api
+async def room_tournament(request: Request) -> Response:
+    room_id = request.path_params["room_id"]
+
+    def run(conn: sa.Connection) -> dict[str, Any] | None:
+        row = awarding.room_tournament(conn, room_id)
+        return None if row is None else queries.tournament_json(conn, str(row["id"]))
+
+    data = await _tx(request, run) if len(room_id) <= 32 else None
+    if data is None:
+        raise AccountError("tournament/not_found", "this room has no tournament", 404)
+    return JSONResponse(data)
+
+
+@_api
+async def declare_tournament(request: Request) -> Response:
+    """The room's owner declares the room a tournament of 3 or 5 matches, before its first match."""
+    body = await _body(request)
+    player = await _player(request)
+    room_id = request.path_params["room_id"]
+    hub = _hub(request)
+    room = hub.rooms.get(room_id) if hub is not None else None
+    if room is None:
+        raise AccountError("room/not_found", "there is no such room", 404)
+    if getattr(room, "owner", None) != player:
+        raise AccountError("room/not_owner", "only the room's owner may declare a tournament", 403)
+    if getattr(room, "match_count", 0) or getattr(room, "match", None) is not None:
+        raise AccountError("tournament/too_late", "a tournament is declared before the room's first match", 409)
+    matches = body.get("matches")
+    tid = await _tx(request, lambda conn: awarding.create_tournament(conn, room_id, matches))
+    data = await _tx(request, lambda conn: queries.tournament_json(conn, tid))
+    return JSONResponse(data)
+
+
+def routes() -> list[Route]:
+    """The routes to add to the server's application."""
+    return [
+        Route("/api/account/register", register, methods=["POST"]),
+        Route("/api/account/login", login, methods=["POST"]),
+        Route("/api/account/logout", logout, methods=["POST"]),
+        Route("/api/account/logout-all", logout_all, methods=["POST"]),
+        Route("/api/account/me", me),
+        Route("/api/account/nickname", nickname, methods=["POST"]),
+        Route("/api/account/delete", delete, methods=["POST"]),
+        Route("/api/account/profile", my_profile),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/players/{player_id}", player_profile),
+        Route("/api/tournaments/{tournament_id}", tournament),
+        Route("/api/rooms/{room_id}/tournament", room_tournament),
+        Route("/api/rooms/{room_id}/tournament", declare_tournament, methods=["POST"]),
+    ]

@@ -1,0 +1,290 @@
+"""Accounts: register, log in (rate-limited), sessions, nickname, log out everywhere, delete.
+
+Every function takes an open SQLAlchemy connection inside a transaction (``engine.begin()``) and commits nothing
+itself, so a caller can group calls. Identities are the server's players (``players.id``): a guest is a player
+with a browser session token (``players.token_hash``); registering attaches a username and password to that same
+player, so everything the guest earned stays theirs. Logging in from another browser opens an account session
+(``account_sessions``), which ``Store.player_by_token`` accepts too.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from sefode.accounts import passwords
+from sefode.accounts import tables as a
+from sefode.store import tables as s
+from sefode.store.db import now_ms, token_hash
+
+SESSION_MS = 30 * 24 * 3600 * 1000
+"""An account session lasts 30 days."""
+LOGIN_WINDOW_MS = 15 * 60 * 1000
+MAX_FAILURES_PER_USERNAME = 5
+"""Failed logins for one username within the window before that username is refused for a while."""
+MAX_FAILURES_PER_CLIENT = 20
+"""Failed logins from one client address within the window before that address is refused for a while."""
+ANONYMOUS_NAME = "Anônimo"
+"""The name a deleted account's past matches show (the API also says ``"anonymous": true``)."""
+
+USERNAME_RE = re.compile(r"[A-Za-z0-9_.-]{3,24}")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+
+
+class AccountError(Exception):
+    """A refusal with a stable ``code`` and the HTTP status to answer with."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    player_id: str
+    token: str
+
+
+def username_key(username: str) -> str:
+    return username.casefold()
+
+
+def check_username(value: object) -> str:
+    if not isinstance(value, str) or not USERNAME_RE.fullmatch(value):
+        raise AccountError("account/bad_username", "a username is 3 to 24 letters, digits, '_', '.' or '-' (no spaces)")
+    return value
+
+
+def check_password(value: object) -> str:
+    if not isinstance(value, str) or not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
+        raise AccountError("account/bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return value
+
+
+def check_name(value: object) -> str:
+    if not isinstance(value, str) or not 1 <= len(value.strip()) <= 24:
+        raise AccountError("message/invalid", "'name' must be 1 to 24 characters")
+    return value.strip()
+
+
+# --------------------------------------------------------------------------------------------- sessions
+
+
+def player_for_token(conn: sa.Connection, token: str | None, now: int | None = None) -> str | None:
+    """The player a browser token belongs to: a guest token or an unexpired account session; None otherwise."""
+    if not token or len(token) > 128:
+        return None
+    digest = token_hash(token)
+    row = conn.execute(sa.select(s.players.c.id).where(s.players.c.token_hash == digest)).first()
+    if row is not None:
+        return str(row[0])
+    stamp = now_ms() if now is None else now
+    row = conn.execute(
+        sa.select(a.account_sessions.c.player_id).where(
+            a.account_sessions.c.token_hash == digest, a.account_sessions.c.expires_at > stamp
+        )
+    ).first()
+    return None if row is None else str(row[0])
+
+
+def session_player(conn: sa.Connection, token: str) -> tuple[str, str] | None:
+    """(player id, name) of an unexpired account session: what ``Store.player_by_token`` falls back on."""
+    row = conn.execute(
+        sa.select(s.players.c.id, s.players.c.name)
+        .select_from(a.account_sessions.join(s.players, s.players.c.id == a.account_sessions.c.player_id))
+        .where(a.account_sessions.c.token_hash == token_hash(token), a.account_sessions.c.expires_at > now_ms())
+    ).first()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def player_by_session(engine: sa.Engine, token: str) -> tuple[str, str] | None:
+    with engine.connect() as conn:
+        return session_player(conn, token)
+
+
+def open_session(conn: sa.Connection, player_id: str, now: int | None = None) -> Session:
+    stamp = now_ms() if now is None else now
+    token = secrets.token_urlsafe(32)
+    conn.execute(
+        a.account_sessions.insert().values(
+            token_hash=token_hash(token), player_id=player_id, created_at=stamp, expires_at=stamp + SESSION_MS
+        )
+    )
+    return Session(player_id=player_id, token=token)
+
+
+def _is_deleted(conn: sa.Connection, player_id: str) -> bool:
+    row = conn.execute(sa.select(a.deleted_players.c.player_id).where(a.deleted_players.c.player_id == player_id))
+    return row.first() is not None
+
+
+def _rotate_guest_token(conn: sa.Connection, player_id: str) -> None:
+    """Replace the player's browser token with one nobody holds: every guest cookie of that player stops working."""
+    conn.execute(
+        s.players.update().where(s.players.c.id == player_id).values(token_hash=token_hash(secrets.token_urlsafe(32)))
+    )
+
+
+# --------------------------------------------------------------------------------------------- accounts
+
+
+def account_username(conn: sa.Connection, player_id: str) -> str | None:
+    row = conn.execute(sa.select(a.accounts.c.username).where(a.accounts.c.player_id == player_id)).first()
+    return None if row is None else str(row[0])
+
+
+def register(
+    conn: sa.Connection,
+    username: object,
+    password: object,
+    player_id: str | None = None,
+    name: object = None,
+    now: int | None = None,
+) -> Session:
+    """Register ``username`` for the guest ``player_id`` (keeping everything that guest earned), or for a new
+    player when there is no guest session. Opens and returns an account session."""
+    user = check_username(username)
+    secret = check_password(password)
+    stamp = now_ms() if now is None else now
+    if player_id is not None:
+        if _is_deleted(conn, player_id):
+            raise AccountError("auth/required", "this session is no longer valid", 401)
+        if account_username(conn, player_id) is not None:
+            raise AccountError("account/already_registered", "this player already has an account; log in instead", 409)
+        if name is not None:
+            conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=check_name(name)))
+    else:
+        player_id = secrets.token_hex(8)
+        conn.execute(
+            s.players.insert().values(
+                id=player_id,
+                token_hash=token_hash(secrets.token_urlsafe(32)),
+                name=user if name is None else check_name(name),
+                created_at=stamp,
+            )
+        )
+    taken = conn.execute(
+        sa.select(a.accounts.c.player_id).where(a.accounts.c.username_key == username_key(user))
+    ).first()
+    if taken is not None:
+        raise AccountError("account/username_taken", "this username is taken", 409)
+    conn.execute(
+        a.accounts.insert().values(
+            player_id=player_id,
+            username=user,
+            username_key=username_key(user),
+            password_hash=passwords.hash_password(secret),
+            created_at=stamp,
+        )
+    )
+    return open_session(conn, player_id, stamp)
+
+
+def _failures(conn: sa.Connection, key: str, since: int) -> int:
+    count = conn.execute(
+        sa.select(sa.func.count())
+        .select_from(a.login_failures)
+        .where(a.login_failures.c.key == key, a.login_failures.c.at > since)
+    ).scalar_one()
+    return int(count)
+
+
+def login_limited(conn: sa.Connection, username: str, client: str, now: int) -> bool:
+    since = now - LOGIN_WINDOW_MS
+    return (
+        _failures(conn, "user:" + username_key(username)[:150], since) >= MAX_FAILURES_PER_USERNAME
+        or _failures(conn, "client:" + client[:150], since) >= MAX_FAILURES_PER_CLIENT
+    )
+
+
+def login(conn: sa.Connection, username: object, password: object, client: str, now: int | None = None) -> Session:
+    """Open an account session. Wrong username and wrong password give the same answer
+    (``auth/bad_credentials``), after the same password-hashing work. Too many failures for one username or from
+    one client within ``LOGIN_WINDOW_MS`` give ``auth/rate_limited`` (429), whether or not the username exists.
+
+    Failures are written in the caller's transaction: the caller must commit even when this raises
+    ``auth/bad_credentials`` (``routes`` does)."""
+    stamp = now_ms() if now is None else now
+    if not isinstance(username, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
+        raise AccountError("message/invalid", "'username' and 'password' are strings")
+    if not username or len(username) > 64:
+        raise AccountError("auth/bad_credentials", "wrong username or password", 401)
+    if login_limited(conn, username, client, stamp):
+        raise AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
+    row = conn.execute(
+        sa.select(a.accounts.c.player_id, a.accounts.c.password_hash).where(
+            a.accounts.c.username_key == username_key(username)
+        )
+    ).first()
+    stored = None if row is None else str(row[1])
+    if not passwords.verify_password(stored, password) or row is None:
+        conn.execute(
+            a.login_failures.insert(),
+            [
+                {"key": "user:" + username_key(username)[:150], "at": stamp},
+                {"key": "client:" + client[:150], "at": stamp},
+            ],
+        )
+        conn.execute(a.login_failures.delete().where(a.login_failures.c.at <= stamp - LOGIN_WINDOW_MS))
+        raise AccountError("auth/bad_credentials", "wrong username or password", 401)
+    player_id = str(row[0])
+    if passwords.needs_rehash(str(row[1])):
+        conn.execute(
+            a.accounts.update()
+            .where(a.accounts.c.player_id == player_id)
+            .values(password_hash=passwords.hash_password(password))
+        )
+    conn.execute(a.login_failures.delete().where(a.login_failures.c.key == "user:" + username_key(username)[:150]))
+    return open_session(conn, player_id, stamp)
+
+
+def logout(conn: sa.Connection, token: str) -> None:
+    """End this browser's session: an account session is removed; a registered player's guest token is replaced
+    (a guest without an account only loses the cookie: there is no password to come back with)."""
+    digest = token_hash(token)
+    conn.execute(a.account_sessions.delete().where(a.account_sessions.c.token_hash == digest))
+    row = conn.execute(sa.select(s.players.c.id).where(s.players.c.token_hash == digest)).first()
+    if row is not None and account_username(conn, str(row[0])) is not None:
+        _rotate_guest_token(conn, str(row[0]))
+
+
+def logout_everywhere(conn: sa.Connection, player_id: str) -> None:
+    if account_username(conn, player_id) is None:
+        raise AccountError("account/not_registered", "register first: a guest has only this browser's session")
+    conn.execute(a.account_sessions.delete().where(a.account_sessions.c.player_id == player_id))
+    _rotate_guest_token(conn, player_id)
+
+
+def rename(conn: sa.Connection, player_id: str, name: object) -> str:
+    nickname = check_name(name)
+    conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=nickname))
+    return nickname
+
+
+def delete_account(conn: sa.Connection, player_id: str, password: object, now: int | None = None) -> None:
+    """Delete the account: username, password and every session go; the player's past matches remain and show an
+    anonymous name; the player leaves the leaderboard."""
+    stored = conn.execute(sa.select(a.accounts.c.password_hash).where(a.accounts.c.player_id == player_id)).first()
+    if stored is None:
+        raise AccountError("account/not_registered", "there is no account to delete")
+    if not isinstance(password, str) or not passwords.verify_password(str(stored[0]), password):
+        raise AccountError("auth/bad_credentials", "wrong password", 401)
+    stamp = now_ms() if now is None else now
+    conn.execute(a.account_sessions.delete().where(a.account_sessions.c.player_id == player_id))
+    conn.execute(a.accounts.delete().where(a.accounts.c.player_id == player_id))
+    _rotate_guest_token(conn, player_id)
+    conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=ANONYMOUS_NAME))
+    conn.execute(a.deleted_players.insert().values(player_id=player_id, deleted_at=stamp))
+
+
+def deleted_ids(conn: sa.Connection, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    rows = conn.execute(sa.select(a.deleted_players.c.player_id).where(a.deleted_players.c.player_id.in_(ids)))
+    return {str(r[0]) for r in rows}

@@ -1,0 +1,370 @@
+"""The hub: every room, the store's worker thread, the bots' worker threads, sessions and connections."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import pickle
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from starlette.websockets import WebSocket
+
+from sefode.accounts.awarding import recover
+from sefode.bots.base import Player, Seen, make_player
+from sefode.engine import EngineError, Game, get_game
+from sefode.server import PROTOCOL, logs
+from sefode.server.messages import LEVELS, ClientError, encode
+from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
+from sefode.store import Store
+
+T = TypeVar("T")
+
+RATE_PER_S = 20.0
+RATE_BURST = 40.0
+MAX_REFUSED = 200
+QUEUE_LIMIT = 512
+SESSION_CACHE_S = 30.0
+
+
+PROCESS_KINDS = frozenset({"hard"})
+"""Bot kinds whose decisions run in a worker process (CPU-heavy search)."""
+
+
+def decide_in_process(kind: str, seed: int, think_ms: float, game_name: str, state: Any, seat: int) -> int:
+    """A bot decision in a worker process (module-level, so that it pickles)."""
+    player = make_player(kind, seed, think_ms)
+    return player.choose(Seen(get_game(game_name), state, seat))
+
+
+class Connection:
+    """One WebSocket: a player, at most one room, an outgoing queue and a token bucket."""
+
+    _next = 0
+
+    def __init__(self, ws: WebSocket | None, player_id: str) -> None:
+        Connection._next += 1
+        self.id = Connection._next
+        self.ws = ws
+        self.player_id = player_id
+        self.room: Room | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.tokens = RATE_BURST
+        self.stamp = time.monotonic()
+        self.refused = 0
+        self.closed = False
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_S)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            logs.warning("conn.slow_consumer", conn=self.id, player=self.player_id)
+            self.closed = True
+            with_room = self.room.id if self.room else None
+            logs.event("conn.dropped", conn=self.id, room=with_room)
+            # Wake the sender so that it closes the socket.
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def error(self, code: str, message: str, ref: Any = None) -> None:
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            out["ref"] = ref
+        self.send(out)
+
+
+class Hub:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay_s: float = 0.8,
+        disconnect_grace_s: float = 3.0,
+        bot_think_ms: float = 300.0,
+        bot_threads: int = 2,
+        bot_processes: int = 1,
+        pause_limit_s: float = PAUSE_LIMIT_S,
+    ) -> None:
+        self.store = store
+        self.bot_delay_s = bot_delay_s
+        self.disconnect_grace_s = disconnect_grace_s
+        self.bot_think_ms = bot_think_ms
+        self.pause_limit_s = pause_limit_s
+        self.rooms: dict[str, Room] = {}
+        self.invites: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        self.sessions: dict[str, tuple[str, str, float]] = {}
+        self.connections: set[Connection] = set()
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
+        self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="sefode-bot")
+        self._bot_processes = bot_processes
+        self._procs: ProcessPoolExecutor | None = None
+
+    # ------------------------------------------------------------------ threads
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the store's one worker thread (writes stay in order)."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A write ``fn(conn, *args)``, group-committed with the writes queued meanwhile.
+
+        It returns once its transaction has committed, so a caller may broadcast what it stored.
+        """
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((fn, args, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            ops = [(fn, args) for fn, args, _ in batch]
+            try:
+                results: list[Any] = await self.db(self.store.run_batch, ops)
+            except Exception as err:
+                results = [err] * len(batch)
+            for (_, _, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+    async def decide(self, player: Player, game: Game[Any], state: Any, seat: int) -> int:
+        """A bot's decision, off the event loop: search bots (``hard``) in a worker process, so that their CPU
+        does not compete with the event loop for the GIL; quick ones in a worker thread. ``state`` is a clone."""
+        loop = asyncio.get_running_loop()
+        if player.kind in PROCESS_KINDS and self._bot_processes > 0:
+            try:
+                if self._procs is None:
+                    context = multiprocessing.get_context("spawn")
+                    self._procs = ProcessPoolExecutor(self._bot_processes, mp_context=context)
+                seed = secrets.randbits(32)
+                args = (player.kind, seed, player.think_ms, game.name, state, seat)
+                action: int = await loop.run_in_executor(self._procs, decide_in_process, *args)
+                return action
+            except (BrokenProcessPool, pickle.PicklingError, OSError) as err:
+                logs.error("bot.process_pool_failed", err, kind=player.kind)
+                self._bot_processes = 0  # from now on, threads
+        seen = Seen(game, state, seat)
+        chosen: int = await loop.run_in_executor(self._bots, player.choose, seen)
+        return chosen
+
+    # ------------------------------------------------------------------ life cycle
+    async def open(self) -> None:
+        await self.db(self.store.migrate)
+        try:
+            await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
+        except Exception as err:  # the tables stay playable even if awarding cannot catch up
+            logs.error("hub.awarding_recover_failed", err)
+        for room_id, data, invite in await self.db(self.store.load_rooms):
+            room = Room(self, room_id, data, invite)
+            self.rooms[room_id] = room
+            self.invites[invite] = room_id
+        ids = {s["player_id"] for r in self.rooms.values() for s in r.seats if s.get("player_id")} | {
+            r.owner for r in self.rooms.values()
+        }
+        for room in self.rooms.values():
+            if room.current_match is None:
+                continue
+            try:
+                stored = await self.db(self.store.load_match, room.current_match)
+                if stored is None:
+                    raise LookupError(f"match {room.current_match} is missing")
+                room.restore_match(stored)
+                assert room.match is not None
+                ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
+                outcome = room.match.game.outcome(room.match.state)
+                if outcome is not None:  # killed between storing the last action and saving the room
+                    url = f"/api/matches/{stored.id}/history"
+                    placements = list(outcome.placements)
+                    room.last_match = {
+                        "id": stored.id,
+                        "number": stored.number,
+                        "placements": placements,
+                        "history_url": url,
+                    }
+                    room.current_match = None
+                    await room.save()
+                logs.event("match.restored", room=room.id, match=stored.id, version=room.match.version)
+            except Exception as err:
+                logs.error("match.restore_failed", err, room=room.id, match=room.current_match)
+        self.names.update(await self.db(self.store.player_names, sorted(ids)))
+        for room in self.rooms.values():
+            room._schedule()
+        logs.event("hub.open", rooms=len(self.rooms), database=self.store.engine.url.render_as_string())
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+        self._bots.shutdown(wait=False, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+        self.store.close()
+        logs.event("hub.close")
+
+    # ------------------------------------------------------------------ sessions
+    async def new_session(self, name: str) -> tuple[str, str]:
+        token, player_id = await self.db(self.store.create_player, name)
+        self.sessions[token] = (player_id, name, time.monotonic() + SESSION_CACHE_S)
+        self.names[player_id] = name
+        logs.event("session.new", player=player_id)
+        return token, player_id
+
+    async def rename(self, token: str, name: str) -> str | None:
+        found = await self.player(token)
+        if found is None:
+            return None
+        await self.db(self.store.rename_player, found[0], name)
+        self.sessions[token] = (found[0], name, time.monotonic() + SESSION_CACHE_S)
+        self.names[found[0]] = name
+        return found[0]
+
+    async def player(self, token: str | None) -> tuple[str, str] | None:
+        """(player id, name) of a session token."""
+        if not token or len(token) > 128:
+            return None
+        cached = self.sessions.get(token)
+        if cached is not None and cached[2] > time.monotonic():
+            return cached[0], cached[1]
+        found = await self.db(self.store.player_by_token, token)
+        if found is not None:
+            # A short cache: a session ended elsewhere (logout) stops working within SESSION_CACHE_S.
+            self.sessions[token] = (found[0], found[1], time.monotonic() + SESSION_CACHE_S)
+            self.names[found[0]] = found[1]
+        else:
+            self.sessions.pop(token, None)
+        return found
+
+    # ------------------------------------------------------------------ rooms
+    async def create_room(
+        self,
+        owner: str,
+        name: str,
+        game_name: str,
+        options: dict[str, Any],
+        bots: dict[int, str],
+        clock_s: int,
+        visibility: str,
+        password: str | None,
+        sit: bool,
+    ) -> Room:
+        game = get_game(game_name)
+        state = game.new_match(options, 0, None)  # validates the options (InvalidOptions)
+        normal = game.options(state)
+        players = game.seats(state)
+        seats: list[dict[str, Any]] = [{"player_id": None, "bot": None} for _ in range(players)]
+        for seat, level in bots.items():
+            if not 0 <= seat < players:
+                raise ClientError("room/bad_seat", f"bots: this room has seats 0 to {players - 1}, not {seat}")
+            if level not in LEVELS:
+                raise ClientError("message/invalid", f"bots: a level is one of {', '.join(LEVELS)}")
+            seats[seat] = {"player_id": None, "bot": level}
+        if sit:
+            for s in seats:
+                if s["bot"] is None:
+                    s["player_id"] = owner
+                    break
+        room_id = secrets.token_urlsafe(6)
+        invite = secrets.token_urlsafe(18)
+        data: dict[str, Any] = {
+            "name": name,
+            "game": game.name,
+            "options": normal,
+            "owner": owner,
+            "visibility": visibility,
+            "password_hash": await asyncio.to_thread(hash_password, password)
+            if visibility == "password" and password
+            else None,
+            "clock_s": clock_s,
+            "seats": seats,
+            "teams": [dict(t) for t in DEFAULT_TEAMS[: players // 2]] if normal.get("teams") else None,
+            "match_count": 0,
+            "current_match": None,
+            "last_match": None,
+        }
+        room = Room(self, room_id, data, invite)
+        await room.save()
+        self.rooms[room_id] = room
+        self.invites[invite] = room_id
+        logs.event("room.created", room=room_id, owner=owner, game=game.name, options=normal, visibility=visibility)
+        return room
+
+    # ------------------------------------------------------------------ messages
+    async def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send({"type": "pong", "at": logs.now_ms()})
+            return
+        if kind == "join":
+            await self._join(conn, msg)
+            return
+        room = conn.room
+        if room is None:
+            raise ClientError("room/not_joined", "join a room first")
+        pid = conn.player_id
+        if kind == "sit":
+            await room.sit(pid, msg["seat"])
+        elif kind == "stand":
+            await room.stand(pid)
+        elif kind == "set_seat":
+            await room.set_seat(pid, msg["seat"], msg["bot"])
+        elif kind == "set_teams":
+            await room.set_teams(pid, msg.get("draw"), msg.get("pairs"), msg.get("teams"))
+        elif kind == "start":
+            await room.start(pid)
+        elif kind == "action":
+            await room.act(pid, msg["action"], msg["version"])
+        elif kind == "chat":
+            room.chat(pid, msg["text"])
+        elif kind == "pause":
+            await room.pause(pid, msg["vote"])
+
+    async def _join(self, conn: Connection, msg: dict[str, Any]) -> None:
+        room = self.rooms.get(msg["room"])
+        if room is None:
+            raise ClientError("room/not_found", f"there is no room {msg['room']!r}")
+        await room.can_enter(conn.player_id, msg.get("password"), msg.get("invite"))
+        if conn.room is not None and conn.room is not room:
+            await conn.room.exit(conn)
+        conn.room = room
+        await room.enter(conn)
+
+    async def disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        if conn.room is not None:
+            await conn.room.exit(conn)
+            conn.room = None
+
+    def hello(self, conn: Connection) -> None:
+        conn.send(
+            {"type": "hello", "protocol": PROTOCOL, "player_id": conn.player_id, "name": self.names.get(conn.player_id)}
+        )
+
+
+def engine_error(err: EngineError) -> ClientError:
+    return ClientError(err.code, str(err))

@@ -1,0 +1,49 @@
+"""``sefode serve``: run the server on uvicorn."""
+
+from __future__ import annotations
+
+import os
+import threading
+import webbrowser
+
+from sefode.server import logs
+
+
+def serve(host: str, port: int, open_browser: bool = False) -> int:
+    """Run the server until interrupted.
+
+    The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
+    ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
+    player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
+    ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
+    """
+    import uvicorn
+
+    from sefode.server.app import create_app
+
+    logs.setup_logging()
+    app = create_app(
+        bot_delay_s=float(os.environ.get("SEFODE_BOT_DELAY_S", "0.8")),
+        disconnect_grace_s=float(os.environ.get("SEFODE_DISCONNECT_GRACE_S", "3")),
+        bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
+        echo=os.environ.get("SEFODE_ECHO") == "1",
+    )
+    if open_browser:
+        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    logs.event("server.start", host=host, port=port)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    return 0

@@ -1,0 +1,169 @@
+"""Validation of client messages (docs/protocol.md). A bad message raises ClientError and changes nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+MAX_MESSAGE_BYTES = 4096
+LEVELS = ("easy", "normal", "hard")
+
+
+def encode(message: Any) -> str:
+    """A server message as JSON text (orjson: views are large and every seat gets its own)."""
+    return orjson.dumps(message).decode()
+
+
+class ClientError(Exception):
+    """A refusal sent back to the client as ``{"type": "error", "code", "message"}``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _invalid(message: str) -> ClientError:
+    return ClientError("message/invalid", message)
+
+
+Check = Callable[[str, Any], Any]
+
+
+def _str(lo: int, hi: int, *, optional: bool = False) -> Check:
+    def check(key: str, value: Any) -> Any:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str) or not lo <= len(value) <= hi:
+            raise _invalid(f"'{key}' must be a string of {lo} to {hi} characters")
+        return value
+
+    return check
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(key: str, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise _invalid(f"'{key}' must be a whole number from {lo} to {hi}")
+        return value
+
+    return check
+
+
+def _bool(key: str, value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise _invalid(f"'{key}' must be true or false")
+    return value
+
+
+def _level(key: str, value: Any) -> Any:
+    if value is not None and value not in LEVELS:
+        raise _invalid(f"'{key}' must be one of {', '.join(LEVELS)} or null")
+    return value
+
+
+def _object(key: str, value: Any) -> Any:
+    if not isinstance(value, dict) or len(value) > 8:
+        raise _invalid(f"'{key}' must be a JSON object such as {{\"bid\": 1}}")
+    return value
+
+
+def _pairs(key: str, value: Any) -> Any:
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise _invalid(f"'{key}' must be a list of 1 to 4 pairs of seats")
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _invalid(f"every entry of '{key}' must be a pair of seats [a, b]")
+        for seat in pair:
+            _int(0, 7)(key, seat)
+    return value
+
+
+def _teams(key: str, value: Any) -> Any:
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise _invalid(f"'{key}' must be a list of 1 to 4 objects with name, colour, symbol")
+    for team in value:
+        if not isinstance(team, dict) or set(team) - {"name", "colour", "symbol"}:
+            raise _invalid(f"every entry of '{key}' is an object with only name, colour, symbol")
+        if "name" in team:
+            _str(1, 24)("name", team["name"])
+        if "colour" in team:
+            colour = team["colour"]
+            if not (
+                isinstance(colour, str)
+                and len(colour) == 7
+                and colour[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in colour[1:])
+            ):
+                raise _invalid("'colour' must look like #rrggbb")
+        if "symbol" in team:
+            _str(1, 2)("symbol", team["symbol"])
+    return value
+
+
+# type -> {field: (check, required)}
+SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "join": {
+        "room": (_str(1, 64), True),
+        "password": (_str(0, 128, optional=True), False),
+        "invite": (_str(0, 128, optional=True), False),
+    },
+    "sit": {"seat": (_int(0, 7), True)},
+    "stand": {},
+    "set_seat": {"seat": (_int(0, 7), True), "bot": (_level, True)},
+    "set_teams": {"draw": (_bool, False), "pairs": (_pairs, False), "teams": (_teams, False)},
+    "start": {},
+    "action": {"action": (_object, True), "version": (_int(0, 1 << 31), True)},
+    "chat": {"text": (_str(1, 500), True)},
+    "pause": {"vote": (_bool, True)},
+    "ping": {},
+}
+
+
+def parse_message(raw: str | bytes) -> dict[str, Any]:
+    """Decode and validate one client message; ClientError with a stable code otherwise."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ClientError("message/too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _invalid("a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise _invalid("a message must be one JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise _invalid(f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}")
+    schema = SCHEMAS[kind]
+    ref = data.get("ref")
+    if ref is not None and not (
+        (isinstance(ref, str) and len(ref) <= 64) or (isinstance(ref, int) and not isinstance(ref, bool))
+    ):
+        raise _invalid("'ref' must be a string of at most 64 characters or a whole number")
+    unknown = sorted(k for k in data if k not in schema and k not in ("type", "ref"))
+    if unknown:
+        raise _invalid(f"unknown key(s) {', '.join(unknown)} in a {kind!r} message")
+    out: dict[str, Any] = {"type": kind, "ref": ref}
+    for key, (check, required) in schema.items():
+        if key in data:
+            out[key] = check(key, data[key])
+        elif required:
+            raise _invalid(f"a {kind!r} message needs '{key}'")
+    return out
+
+
+def ref_of(raw: str | bytes) -> Any:
+    """The ``ref`` of a message that failed validation, if it can be read safely."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict):
+        ref = data.get("ref")
+        if (isinstance(ref, str) and len(ref) <= 64) or (isinstance(ref, int) and not isinstance(ref, bool)):
+            return ref
+    return None

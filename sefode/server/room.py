@@ -1,0 +1,781 @@
+"""A room: the single writer of its table.
+
+Every change to a room or its match goes through the room's lock: check, apply through the engine, store (awaited,
+in the store's worker thread), then send each connection its own view. Rooms know games only through
+``sefode.engine.get_game`` and the ``Game`` interface; views and events are opaque JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sefode.accounts.awarding import record_match_end, room_emptied
+from sefode.bots.base import Player, make_player, player_kinds
+from sefode.engine import EngineError, Game, get_game
+from sefode.server import logs
+from sefode.server.messages import ClientError, encode
+from sefode.store.db import add_action
+
+if TYPE_CHECKING:
+    from sefode.server.hub import Connection, Hub
+
+PAUSE_LIMIT_S = 15 * 60
+LOBBY_FRESH_MS = 15 * 60 * 1000
+RECAP_EVENTS = 30
+DEFAULT_LEVEL = "normal"
+DEFAULT_TEAMS = [
+    {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
+    {"name": "Espadas", "colour": "#2d3047", "symbol": "♠"},
+    {"name": "Ouros", "colour": "#e0a100", "symbol": "♦"},
+    {"name": "Paus", "colour": "#1b998b", "symbol": "♣"},
+]
+
+
+def seed_hash(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def hash_password(password: str, salt: str | None = None) -> str:
+    salt = salt or secrets.token_hex(8)
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 50_000).hex()
+    return f"{salt}${digest}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    salt, _, _ = stored.partition("$")
+    return secrets.compare_digest(hash_password(password, salt), stored)
+
+
+@dataclass
+class MatchRun:
+    """The match on at a room's table (or the last one, once over)."""
+
+    id: str
+    number: int
+    game: Game[Any]
+    state: Any
+    seed: int
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    """Per match seat: ``{"player_id", "bot", "left"}``."""
+    version: int = 0
+    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECAP_EVENTS))
+    bots: dict[tuple[int, str], Player] = field(default_factory=dict)
+    turn_started: float = field(default_factory=time.monotonic)
+    deadline_ms: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def record(self, events: list[dict[str, Any]]) -> None:
+        for ev in events:
+            self.recent.append({"version": self.version, **ev})
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, occ in enumerate(self.seats):
+            if occ.get("player_id") == player_id and not occ.get("left"):
+                return i
+        return None
+
+
+class Room:
+    def __init__(self, hub: Hub, room_id: str, data: dict[str, Any], invite_token: str) -> None:
+        self.hub = hub
+        self.id = room_id
+        self.invite_token = invite_token
+        self.name: str = data["name"]
+        self.game_name: str = data["game"]
+        self.options: dict[str, Any] = data["options"]
+        self.owner: str = data["owner"]
+        self.visibility: str = data["visibility"]
+        self.password_hash: str | None = data.get("password_hash")
+        self.clock_s: int = data["clock_s"]
+        self.seats: list[dict[str, Any]] = data["seats"]
+        self.teams: list[dict[str, Any]] | None = data.get("teams")
+        self.match_count: int = data.get("match_count", 0)
+        self.current_match: str | None = data.get("current_match")
+        self.last_match: dict[str, Any] | None = data.get("last_match")
+        self.created_at: int = data.get("created_at") or logs.now_ms()
+        self.match: MatchRun | None = None
+        self.conns: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.pause_votes: set[str] = set()
+        self.paused_until: float | None = None
+        self.disconnected_at: dict[str, float] = {}
+        self._timer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ persistence
+    def data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game_name,
+            "options": self.options,
+            "owner": self.owner,
+            "visibility": self.visibility,
+            "password_hash": self.password_hash,
+            "clock_s": self.clock_s,
+            "seats": self.seats,
+            "teams": self.teams,
+            "match_count": self.match_count,
+            "current_match": self.current_match,
+            "last_match": self.last_match,
+            "created_at": self.created_at,
+        }
+
+    async def save(self) -> None:
+        await self.hub.db(self.hub.store.save_room, self.id, self.data(), self.visibility, self.invite_token)
+
+    def restore_match(self, stored: Any) -> None:
+        """Rebuild the match by replaying its stored actions through the engine."""
+        game = get_game(stored.game)
+        state = game.new_match(stored.options, stored.seed, stored.setup)
+        run = MatchRun(
+            id=stored.id,
+            number=stored.number,
+            game=game,
+            state=state,
+            seed=stored.seed,
+            options=stored.options,
+            setup=stored.setup,
+            seats=[dict(s) for s in stored.seats],
+        )
+        for seat, action_json, _source in stored.actions:
+            action = game.parse_action(state, seat, action_json)
+            events = game.apply(state, seat, action)
+            run.version += 1
+            run.record(events)
+        self.match = run
+        self._reset_clock()
+
+    # ------------------------------------------------------------------ describing
+    @property
+    def playing(self) -> bool:
+        return self.match is not None and not self.match.over
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_until is not None
+
+    def status(self) -> str:
+        if not self.playing:
+            return "waiting"
+        return "paused" if self.paused else "playing"
+
+    def connected_players(self) -> set[str]:
+        return {c.player_id for c in self.conns}
+
+    def seated_players(self) -> set[str]:
+        ids = {s["player_id"] for s in self.seats if s.get("player_id")}
+        if self.playing and self.match is not None:
+            ids |= {s["player_id"] for s in self.match.seats if s.get("player_id") and not s.get("left")}
+        return ids
+
+    def config_seat_of(self, player_id: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.get("player_id") == player_id:
+                return i
+        return None
+
+    def view_seat(self, player_id: str) -> int | None:
+        """The match seat whose view this player gets (None: the spectator view)."""
+        if self.match is None:
+            return None
+        return self.match.seat_of(player_id)
+
+    def summary(self) -> dict[str, Any]:
+        taken = sum(1 for s in self.seats if s.get("player_id") or s.get("bot"))
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game_name,
+            "variant": self.options.get("variant"),
+            "options": self.options,
+            "seats": len(self.seats),
+            "seats_taken": taken,
+            "playing": self.playing,
+            "visibility": self.visibility,
+            "spectators": len(self.connected_players() - self.seated_players()),
+            "connected": len(self.connected_players()),
+        }
+
+    def listed(self, now_ms: int) -> bool:
+        """Shown in the lobby: public or password rooms with a match on, someone in, or created lately."""
+        if self.visibility not in ("public", "password"):
+            return False
+        return self.playing or bool(self.conns) or now_ms - self.created_at < LOBBY_FRESH_MS
+
+    def _seat_json(self, i: int, s: dict[str, Any], connected: set[str]) -> dict[str, Any]:
+        pid = s.get("player_id")
+        return {
+            "seat": i,
+            "player_id": pid,
+            "name": self.hub.names.get(pid) if pid else None,
+            "bot": s.get("bot"),
+            "connected": pid in connected if pid else True,
+        }
+
+    def room_json(self, player_id: str) -> dict[str, Any]:
+        connected = self.connected_players()
+        match_json = None
+        if self.match is not None and self.playing:
+            mseats = []
+            for i, s in enumerate(self.match.seats):
+                entry = self._seat_json(i, s, connected)
+                entry["left"] = bool(s.get("left"))
+                mseats.append(entry)
+            match_json = {
+                "id": self.match.id,
+                "number": self.match.number,
+                "seed_hash": seed_hash(self.match.seed),
+                "seats": mseats,
+            }
+        teams = None
+        if self.teams is not None:
+            units = len(self.seats) // 2
+            teams = [{**t, "seats": [p, p + units]} for p, t in enumerate(self.teams[:units])]
+        your_seat = self.view_seat(player_id) if self.playing else None
+        if your_seat is None:
+            your_seat = self.config_seat_of(player_id)
+        pause = None
+        if self.playing:
+            pause = {
+                "votes": sorted(self.pause_votes),
+                "needed": len(self.pause_voters()) // 2 + 1,
+                "until": int((time.time() + (self.paused_until - time.monotonic())) * 1000)
+                if self.paused_until is not None
+                else None,
+            }
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game_name,
+            "options": self.options,
+            "visibility": self.visibility,
+            "invite_token": self.invite_token,  # whoever is in the room already got in: they may share the link
+            "owner": self.owner,
+            "you": player_id,
+            "your_seat": your_seat,
+            "clock_s": self.clock_s,
+            "status": self.status(),
+            "seats": [self._seat_json(i, s, connected) for i, s in enumerate(self.seats)],
+            "match": match_json,
+            "teams": teams,
+            "pause": pause,
+            "spectators": len(connected - self.seated_players()),
+            "last_match": self.last_match,
+        }
+
+    def state_json(self, player_id: str, events: list[dict[str, Any]], recap: bool) -> dict[str, Any] | None:
+        run = self.match
+        if run is None:
+            return None
+        seat = run.seat_of(player_id)
+        msg: dict[str, Any] = {
+            "type": "state",
+            "match_id": run.id,
+            "version": run.version,
+            "seat": seat,
+            "view": run.game.view(run.state, seat),
+            "events": events,
+            "deadline": run.deadline_ms,
+            "awaiting": sorted(run.game.awaiting(run.state)),
+        }
+        if recap:
+            msg["recap"] = list(run.recent)
+        return msg
+
+    # ------------------------------------------------------------------ sending
+    def send_room(self) -> None:
+        for conn in list(self.conns):
+            conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+
+    def send_state(self, events: list[dict[str, Any]]) -> None:
+        run = self.match
+        if run is None:
+            return
+        spectator_text: str | None = None
+        by_seat: dict[int, str] = {}
+        for conn in list(self.conns):
+            seat = run.seat_of(conn.player_id)
+            if seat is None:
+                if spectator_text is None:
+                    spectator_text = encode(self.state_json("", events, False))
+                conn.send_text(spectator_text)
+            else:
+                if seat not in by_seat:
+                    by_seat[seat] = encode(self.state_json(conn.player_id, events, False))
+                conn.send_text(by_seat[seat])
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = encode(message)
+        for conn in list(self.conns):
+            conn.send_text(text)
+
+    # ------------------------------------------------------------------ connections
+    async def can_enter(self, player_id: str, password: str | None, invite: str | None) -> None:
+        if player_id == self.owner or player_id in self.seated_players():
+            return
+        if self.match is not None and any(s.get("player_id") == player_id for s in self.match.seats):
+            return
+        if invite is not None and secrets.compare_digest(invite, self.invite_token):
+            return
+        if self.visibility == "invite":
+            raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
+        if self.visibility == "password" and (
+            not password
+            or self.password_hash is None
+            # key stretching takes milliseconds: off the event loop
+            or not await asyncio.to_thread(check_password, password, self.password_hash)
+        ):
+            raise ClientError("room/bad_password", "wrong or missing password for this room")
+
+    async def enter(self, conn: Connection) -> None:
+        async with self.lock:
+            first = conn.player_id not in self.connected_players()
+            self.conns.add(conn)
+            self.disconnected_at.pop(conn.player_id, None)
+            logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
+            conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            state = self.state_json(conn.player_id, [], recap=True)
+            if state is not None:
+                conn.send(state)
+            if first:
+                self.send_room_except(conn)
+            self._schedule()
+
+    def send_room_except(self, skip: Connection) -> None:
+        for other in list(self.conns):
+            if other is not skip:
+                other.send({"type": "room", "room": self.room_json(other.player_id)})
+
+    async def exit(self, conn: Connection) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            logs.event("room.exit", room=self.id, player=conn.player_id, conn=conn.id)
+            if conn.player_id not in self.connected_players():
+                self.disconnected_at[conn.player_id] = time.monotonic()
+                self.pause_votes.discard(conn.player_id)
+                was_paused = self.paused
+                self._check_pause()
+                self.send_room()
+                if self.paused != was_paused:
+                    self.send_state([])
+                self._schedule()
+
+    # ------------------------------------------------------------------ seating (between matches)
+    def _require_owner(self, player_id: str) -> None:
+        if player_id != self.owner:
+            raise ClientError("room/not_owner", "only the room's owner may do this")
+
+    def _require_between(self) -> None:
+        if self.playing:
+            raise ClientError("room/match_on", "a match is on; this can change between matches")
+
+    def _seat_index(self, seat: int) -> int:
+        if not 0 <= seat < len(self.seats):
+            raise ClientError("room/bad_seat", f"this room has seats 0 to {len(self.seats) - 1}, not {seat}")
+        return seat
+
+    async def sit(self, player_id: str, seat: int) -> None:
+        async with self.lock:
+            i = self._seat_index(seat)
+            target = self.seats[i]
+            if target.get("player_id") == player_id:
+                return
+            if target.get("player_id") or target.get("bot"):
+                raise ClientError("room/seat_taken", f"seat {i} is taken")
+            if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
+                raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
+            old = self.config_seat_of(player_id)
+            if old is not None:
+                self.seats[old] = {"player_id": None, "bot": None}
+            self.seats[i] = {"player_id": player_id, "bot": None}
+            await self.save()
+            logs.event("room.sit", room=self.id, player=player_id, seat=i, during_match=self.playing)
+            self.send_room()
+
+    async def stand(self, player_id: str) -> None:
+        async with self.lock:
+            self._require_between()
+            old = self.config_seat_of(player_id)
+            if old is None:
+                raise ClientError("room/not_seated", "you are not seated in this room")
+            self.seats[old] = {"player_id": None, "bot": None}
+            await self.save()
+            try:
+                await self.hub.db(room_emptied, self.hub.store.engine, self.id, self.seats)  # no human left
+            except Exception as err:
+                logs.error("room.emptied_failed", err, room=self.id)
+            logs.event("room.stand", room=self.id, player=player_id, seat=old)
+            self.send_room()
+
+    async def set_seat(self, player_id: str, seat: int, bot: str | None) -> None:
+        async with self.lock:
+            self._require_owner(player_id)
+            self._require_between()
+            i = self._seat_index(seat)
+            self.seats[i] = {"player_id": None, "bot": bot}
+            await self.save()
+            logs.event("room.set_seat", room=self.id, seat=i, bot=bot)
+            self.send_room()
+
+    async def set_teams(
+        self,
+        player_id: str,
+        draw: bool | None,
+        pairs: list[list[int]] | None,
+        teams: list[dict[str, Any]] | None,
+    ) -> None:
+        async with self.lock:
+            self._require_owner(player_id)
+            self._require_between()
+            if self.teams is None:
+                raise ClientError("room/no_teams", "this room is not played in pairs")
+            n = len(self.seats)
+            units = n // 2
+            if pairs is not None:
+                flat = [s for pair in pairs for s in pair]
+                if len(pairs) != units or sorted(flat) != list(range(n)):
+                    raise ClientError("message/invalid", f"'pairs' must name every seat 0 to {n - 1} exactly once")
+                old = [dict(s) for s in self.seats]
+                for p, (a, b) in enumerate(pairs):
+                    self.seats[p] = old[a]
+                    self.seats[p + units] = old[b]
+            elif draw:
+                order = list(range(n))
+                secrets.SystemRandom().shuffle(order)
+                old = [dict(s) for s in self.seats]
+                self.seats = [old[k] for k in order]
+            if teams is not None:
+                for p, team in enumerate(teams[:units]):
+                    self.teams[p] = {**self.teams[p], **team}
+            await self.save()
+            logs.event("room.set_teams", room=self.id, draw=bool(draw), pairs=pairs)
+            self.send_room()
+
+    # ------------------------------------------------------------------ matches
+    async def start(self, player_id: str | None) -> None:
+        async with self.lock:
+            if player_id is not None:
+                self._require_owner(player_id)
+            self._require_between()
+            game = get_game(self.game_name)
+            options = {**self.options, "players": len(self.seats)}
+            seed = secrets.randbits(63)
+            try:
+                state = game.new_match(options, seed, None)
+            except EngineError as err:
+                raise ClientError(err.code, str(err)) from None
+            occupants = [
+                {"player_id": s["player_id"], "bot": None, "left": False}
+                if s.get("player_id")
+                else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
+                for s in self.seats
+            ]
+            self.match_count += 1
+            match_id = secrets.token_hex(8)
+            setup = game.history_setup(state)
+            await self.hub.db(
+                self.hub.store.create_match,
+                match_id,
+                self.id,
+                self.match_count,
+                game.name,
+                game.options(state),
+                seed,
+                setup,
+                occupants,
+            )
+            self.current_match = match_id
+            await self.save()
+            run = MatchRun(
+                id=match_id,
+                number=self.match_count,
+                game=game,
+                state=state,
+                seed=seed,
+                options=game.options(state),
+                setup=setup,
+                seats=occupants,
+            )
+            self.match = run
+            self.pause_votes.clear()
+            self.paused_until = None
+            self._reset_clock()
+            logs.event("match.start", room=self.id, match=match_id, seed_hash=seed_hash(seed), seats=occupants)
+            self.send_room()
+            self.send_state([])
+            self._schedule()
+
+    async def act(self, player_id: str, message: dict[str, Any], version: int) -> None:
+        """A client's action, checked in the protocol's fixed order."""
+        async with self.lock:
+            run = self.match
+            if run is None or run.over:
+                raise ClientError("room/no_match", "no match is on in this room")
+            seat = run.seat_of(player_id)
+            joining = seat is None and message.get("join") is True and len(message) == 1
+            if seat is None and not joining:
+                raise ClientError("room/not_seated", "you have no seat in this match; spectators cannot act")
+            if self.paused:
+                raise ClientError("room/paused", "the match is paused")
+            if version != run.version:
+                raise ClientError(
+                    "action/stale_state", f"this action was made against version {version}; it is now {run.version}"
+                )
+            game = run.game
+            if joining:
+                if any(s.get("player_id") == player_id for s in run.seats):
+                    raise ClientError("action/already_left", "you left this match for good")
+                seat = game.seats(run.state)
+            assert seat is not None
+            try:
+                action = game.parse_action(run.state, seat, message)
+            except EngineError as err:
+                raise ClientError(err.code, str(err)) from None
+            # Turn actions of a seat that is not awaited are refused by the engine as action/not_your_turn;
+            # free actions (show, leave) are accepted at any time.
+            await self._apply(seat, action, "human", player_id if joining else None)
+
+    async def _apply(self, seat: int, action: int, source: str, joiner: str | None = None) -> None:
+        """Apply, store, broadcast. The caller holds the lock; engine errors become ClientErrors."""
+        run = self.match
+        assert run is not None
+        game = run.game
+        before = game.seats(run.state)
+        try:
+            events = game.apply(run.state, seat, action)
+        except EngineError as err:
+            raise ClientError(err.code, str(err)) from None
+        entry = game.action_json(run.state, action)
+        seats_changed = False
+        if game.seats(run.state) > before:
+            run.seats.append({"player_id": joiner, "bot": None if joiner else DEFAULT_LEVEL, "left": False})
+            if joiner is not None and self.config_seat_of(joiner) is None and len(self.seats) < 8:
+                self.seats.append({"player_id": joiner, "bot": None})
+                self.options = {**self.options, "players": len(self.seats)}
+            seats_changed = True
+        if seat < len(run.seats) and seat in game.stand_in_seats(run.state) and not run.seats[seat].get("left"):
+            run.seats[seat]["left"] = True
+            seats_changed = True
+        outcome = game.outcome(run.state)
+        placements = list(outcome.placements) if outcome is not None else None
+        try:
+            await self.hub.write(
+                add_action,
+                run.id,
+                run.version,
+                seat,
+                entry,
+                source,
+                run.seats if seats_changed else None,
+                placements,
+            )
+        except Exception as err:
+            logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
+            await self._reload()
+            raise ClientError("server/error", "the action could not be stored; the match was reloaded") from None
+        run.version += 1
+        run.record(events)
+        self._reset_clock()
+        logs.event("match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source)
+        if seats_changed:
+            await self.save()
+            self.send_room()
+        self.send_state(events)
+        if placements is not None:
+            await self._finish(run, placements)
+        self._schedule()
+
+    async def _finish(self, run: MatchRun, placements: list[int]) -> None:
+        try:
+            await self.hub.db(record_match_end, self.hub.store.engine, run.id)  # medals, tournaments (issue 5)
+        except Exception as err:  # awarding must never stop a match from ending (Hub.open recovers it later)
+            logs.error("match.awarding_failed", err, room=self.id, match=run.id)
+        url = f"/api/matches/{run.id}/history"
+        self.last_match = {"id": run.id, "number": run.number, "placements": placements, "history_url": url}
+        self.current_match = None
+        self.pause_votes.clear()
+        self.paused_until = None
+        await self.save()
+        logs.event("match.end", room=self.id, match=run.id, placements=placements)
+        self.broadcast({"type": "match_end", "match_id": run.id, "placements": placements, "history_url": url})
+        self.send_room()
+
+    async def _reload(self) -> None:
+        run = self.match
+        if run is None:
+            return
+        stored = await self.hub.db(self.hub.store.load_match, run.id)
+        if stored is not None:
+            self.restore_match(stored)
+            self.send_state([])
+
+    # ------------------------------------------------------------------ chat and pause
+    def chat(self, player_id: str, text: str) -> None:
+        self.broadcast(
+            {
+                "type": "chat",
+                "from": {"player_id": player_id, "name": self.hub.names.get(player_id)},
+                "text": text,
+                "at": logs.now_ms(),
+            }
+        )
+
+    def pause_voters(self) -> set[str]:
+        run = self.match
+        if run is None or run.over:
+            return set()
+        alive = set(range(run.game.seats(run.state))) - run.game.stand_in_seats(run.state)
+        view_alive = run.game.view(run.state, None).get("alive")
+        voters = set()
+        for i, s in enumerate(run.seats):
+            pid = s.get("player_id")
+            if not pid or s.get("left") or i not in alive:
+                continue
+            if isinstance(view_alive, list) and i < len(view_alive) and view_alive[i] is False:
+                continue
+            voters.add(pid)
+        return voters
+
+    async def pause(self, player_id: str, vote: bool) -> None:
+        async with self.lock:
+            if not self.playing:
+                raise ClientError("room/no_match", "no match is on in this room")
+            if player_id not in self.pause_voters():
+                raise ClientError("pause/not_allowed", "only seated players still in the match may vote a pause")
+            if vote:
+                self.pause_votes.add(player_id)
+            else:
+                self.pause_votes.discard(player_id)
+            was_paused = self.paused
+            self._check_pause()
+            self.send_room()
+            if self.paused != was_paused:
+                self.send_state([])  # the clock's deadline stopped or started again
+            self._schedule()
+
+    def _check_pause(self) -> None:
+        voters = self.pause_voters()
+        self.pause_votes &= voters
+        majority = len(self.pause_votes) > len(voters) / 2 if voters else False
+        if majority and not self.paused:
+            self.paused_until = time.monotonic() + self.hub.pause_limit_s
+            if self.match is not None:
+                self.match.deadline_ms = None
+            logs.event("room.pause", room=self.id, votes=sorted(self.pause_votes))
+        elif not majority and self.paused:
+            self._unpause()
+
+    def _unpause(self) -> None:
+        self.paused_until = None
+        self.pause_votes.clear()
+        self._reset_clock()
+        logs.event("room.resume", room=self.id)
+
+    # ------------------------------------------------------------------ clocks and bots
+    def _reset_clock(self) -> None:
+        run = self.match
+        if run is None:
+            return
+        run.turn_started = time.monotonic()
+        run.deadline_ms = None if run.over or self.paused else logs.now_ms() + self.clock_s * 1000
+
+    def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, str] | None:
+        """When (monotonic) and why a bot plays ``seat``'s turn."""
+        hub = self.hub
+        occ = run.seats[seat] if seat < len(run.seats) else {"bot": DEFAULT_LEVEL}
+        now = time.monotonic()
+        if occ.get("bot") or occ.get("left") or seat in run.game.stand_in_seats(run.state):
+            return now + hub.bot_delay_s, "bot"
+        pid = occ.get("player_id")
+        if pid not in self.connected_players():
+            since = self.disconnected_at.get(pid or "", run.turn_started)
+            return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), "absent"
+        return run.turn_started + self.clock_s, "clock"
+
+    def _schedule(self) -> None:
+        """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
+        if self._timer is not None and not self._timer.done() and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        run = self.match
+        if self.paused_until is not None:
+            self._timer = asyncio.create_task(self._wake(self.paused_until, None, "pause_end"))
+            return
+        if run is None or run.over:
+            return
+        best: tuple[float, int, str] | None = None
+        for seat in sorted(run.game.awaiting(run.state)):
+            due = self._bot_turn_due(run, seat)
+            if due is not None and (best is None or due[0] < best[0]):
+                best = (due[0], seat, due[1])
+        if best is not None:
+            self._timer = asyncio.create_task(self._wake(best[0], best[1], best[2]))
+
+    async def _wake(self, at: float, seat: int | None, reason: str) -> None:
+        try:
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            if seat is None:
+                async with self.lock:
+                    if self.paused_until is not None and time.monotonic() >= self.paused_until - 0.01:
+                        self._unpause()
+                        self.send_room()
+                        self.send_state([])
+                        self._schedule()
+                return
+            await self._bot_play(seat, reason)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # never let a timer die silently
+            logs.error("room.timer_failed", err, room=self.id, seat=seat, reason=reason)
+
+    def _player_for(self, run: MatchRun, seat: int) -> Player:
+        occ = run.seats[seat] if seat < len(run.seats) else {}
+        level = occ.get("bot") or DEFAULT_LEVEL
+        key = (seat, level)
+        if key not in run.bots:
+            kind = level if level in player_kinds() else "random"
+            run.bots[key] = make_player(kind, secrets.randbits(32), self.hub.bot_think_ms)
+        return run.bots[key]
+
+    async def _bot_play(self, seat: int, reason: str) -> None:
+        async with self.lock:
+            run = self.match
+            if run is None or run.over or self.paused or seat not in run.game.awaiting(run.state):
+                return
+            version = run.version
+            player = self._player_for(run, seat)
+            state = run.game.clone(run.state)
+        try:
+            action = await self.hub.decide(player, run.game, state, seat)
+        except Exception as err:  # a broken bot must not stall the table: play the first legal action
+            logs.error("bot.failed", err, room=self.id, match=run.id, seat=seat, kind=player.kind)
+            legal = run.game.legal_actions(state, seat)
+            if not legal:
+                return
+            action = legal[0]
+        async with self.lock:
+            if self.match is not run or run.version != version or self.paused:
+                self._schedule()
+                return
+            try:
+                await self._apply(seat, action, reason)
+            except ClientError as err:
+                logs.error("bot.illegal", None, room=self.id, seat=seat, code=err.code, cause=err.message)
+                fallback = run.game.legal_actions(run.state, seat)
+                if fallback and run.version == version:
+                    await self._apply(seat, fallback[0], reason)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,0 +1,54 @@
+"""The tables, as SQLAlchemy Core objects. Schema changes go through ``migrations/versions``."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("visibility", sa.String(16), nullable=False),
+    sa.Column("invite_token", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), nullable=False, index=True),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("setup", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("started_at", sa.BigInteger, nullable=False),
+    sa.Column("ended_at", sa.BigInteger, nullable=True),
+    sa.Column("placements", sa.JSON, nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.JSON, nullable=False),
+    sa.Column("source", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)

@@ -1,0 +1,143 @@
+// Leaderboard: players by gold, then silver, then bronze (trophies beside), or by trophies; paginated;
+// "show me" opens the page holding the viewer's row and highlights it.
+import { api, getToken } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { accountErrorText, awardIcon } from "./account.js";
+
+const PER_PAGE = 20;
+
+function playerName(row) {
+  return row.name || t("acct.anonymous");
+}
+
+export async function renderLeaderboard(ctx) {
+  const params = new URLSearchParams(location.search);
+  const view = {
+    board: params.get("board") === "trophies" ? "trophies" : "medals",
+    page: Math.max(1, Number(params.get("page")) || 1),
+    me: params.get("me") === "1",
+  };
+  const body = h("div", { class: "lb-body", testid: "lb-body" });
+  const tabs = h("nav", { class: "tabs lb-tabs", role: "tablist" });
+  const page = h("section", { class: "page lb-page", testid: "leaderboard-page" }, h("h1", { class: "page-title" }, t("lb.title")), tabs, body);
+  ctx.app.append(page);
+
+  function drawTabs() {
+    const tab = (board, key, testid) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          class: view.board === board ? "active" : "",
+          "aria-selected": view.board === board ? "true" : "false",
+          testid,
+          onclick: () => {
+            view.board = board;
+            view.page = 1;
+            view.me = false;
+            load();
+          },
+        },
+        t(key),
+      );
+    tabs.replaceChildren(
+      ...[
+      tab("medals", "lb.tab_medals", "lb-tab-medals"),
+      tab("trophies", "lb.tab_trophies", "lb-tab-trophies"),
+      getToken()
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "lb-show-me",
+              testid: "lb-show-me",
+              onclick: () => {
+                view.me = true;
+                load();
+              },
+            },
+            t("lb.show_me"),
+          )
+        : null,
+      ].filter(Boolean),
+    );
+  }
+
+  function table(data) {
+    const trophiesFirst = data.board === "trophies";
+    const head = h(
+      "tr",
+      {},
+      h("th", { class: "num" }, t("lb.rank")),
+      h("th", {}, t("lb.player")),
+      trophiesFirst ? h("th", { class: "num", title: t("acct.trophies") }, awardIcon("trophy")) : null,
+      h("th", { class: "num", title: t("acct.gold") }, awardIcon("gold")),
+      h("th", { class: "num", title: t("acct.silver") }, awardIcon("silver")),
+      h("th", { class: "num", title: t("acct.bronze") }, awardIcon("bronze")),
+      trophiesFirst ? null : h("th", { class: "num", title: t("acct.trophies") }, awardIcon("trophy")),
+    );
+    const rows = data.rows.map((row) =>
+      h(
+        "tr",
+        { class: row.you ? "you" : "", testid: `lb-row-${row.player_id}`, dataset: { rank: String(row.rank) }, "aria-current": row.you ? "true" : null },
+        h("td", { class: "num rank" }, String(row.rank)),
+        h(
+          "td",
+          { class: "who" },
+          h("a", { href: `/players/${encodeURIComponent(row.player_id)}`, "data-link": true }, playerName(row)),
+          row.you ? h("span", { class: "you-tag" }, t("lb.you")) : null,
+        ),
+        trophiesFirst ? h("td", { class: "num strong" }, String(row.trophies)) : null,
+        h("td", { class: "num" }, String(row.gold)),
+        h("td", { class: "num" }, String(row.silver)),
+        h("td", { class: "num" }, String(row.bronze)),
+        trophiesFirst ? null : h("td", { class: "num trophies" }, row.trophies ? [awardIcon("trophy"), ` ${row.trophies}`] : "·"),
+      ),
+    );
+    return h("div", { class: "table-scroll" }, h("table", { class: "lb-table", testid: "lb-table" }, h("thead", {}, head), h("tbody", {}, rows)));
+  }
+
+  function pager(data) {
+    const go = (p) => () => {
+      view.page = p;
+      view.me = false;
+      load();
+    };
+    return h(
+      "div",
+      { class: "row between pager", testid: "lb-pager" },
+      h("button", { type: "button", testid: "lb-prev", disabled: data.page <= 1, onclick: go(data.page - 1) }, t("lb.prev")),
+      h("span", { class: "muted", testid: "lb-page" }, t("lb.page_of", { page: data.page, pages: Math.max(1, data.pages) })),
+      h("button", { type: "button", testid: "lb-next", disabled: data.page >= data.pages, onclick: go(data.page + 1) }, t("lb.next")),
+    );
+  }
+
+  async function load() {
+    drawTabs();
+    const query = new URLSearchParams({ board: view.board, page: String(view.page), per_page: String(PER_PAGE) });
+    if (view.me) query.set("me", "1");
+    history.replaceState({}, "", `/leaderboard?${query.toString()}`);
+    body.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
+    let data;
+    try {
+      data = await api("GET", `/leaderboard?${query.toString()}`);
+    } catch (error) {
+      body.replaceChildren(h("p", { class: "error", testid: "lb-error" }, accountErrorText(error)));
+      return;
+    }
+    view.page = data.page;
+    const parts = [];
+    if (view.me && data.me && data.me.position === null) parts.push(h("p", { class: "muted", testid: "lb-not-ranked" }, t("lb.not_ranked")));
+    if (!data.rows.length) parts.push(h("p", { class: "muted", testid: "lb-empty" }, t("lb.empty")));
+    else parts.push(table(data));
+    parts.push(pager(data));
+    parts.push(h("p", { class: "muted small" }, data.board === "trophies" ? t("lb.order_trophies") : t("lb.order_medals")));
+    body.replaceChildren(h("div", { class: "panel" }, parts));
+    const mine = body.querySelector("tr.you");
+    if (mine && view.me) mine.scrollIntoView({ block: "center" });
+  }
+
+  await load();
+}

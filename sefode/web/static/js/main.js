@@ -1,0 +1,79 @@
+// Entry point: translations, session, and a small router over the client routes
+// (/, /room/{id}, /invite/{token}, /rules/{variant}).
+import { currentPlayer, loadSession } from "./api.js";
+import { clear } from "./dom.js";
+import { initI18n, t, toggleLang, translateTree } from "./i18n.js";
+import { renderHome } from "./home.js";
+import { renderInvite, renderRoom } from "./room.js";
+import { renderRules } from "./rules.js";
+import { renderAccount } from "./account.js";
+import { renderLeaderboard } from "./leaderboard.js";
+import { renderProfile } from "./profile.js";
+import { renderReplay } from "./replay.js";
+
+let cleanup = null;
+
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState({}, "", path);
+  else history.pushState({}, "", path);
+  route();
+}
+
+export function refreshHeader() {
+  const me = currentPlayer();
+  document.querySelector("[data-testid=me-name]").textContent = me ? t("nav.playing_as", { name: me.name }) : "";
+  translateTree(document.querySelector(".topbar"));
+  translateTree(document.getElementById("confirm"));
+  document.title = t("app.title");
+}
+
+async function route() {
+  if (cleanup) {
+    const done = cleanup;
+    cleanup = null;
+    done();
+  }
+  const app = clear(document.getElementById("app"));
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  const ctx = { app, navigate, refreshHeader, onLeave: (fn) => (cleanup = fn) };
+  if ((m = /^\/room\/([^/]+)$/.exec(path))) await renderRoom(ctx, decodeURIComponent(m[1]));
+  else if ((m = /^\/invite\/([^/]+)$/.exec(path))) await renderInvite(ctx, decodeURIComponent(m[1]));
+  else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) await renderRules(ctx, m[1] ? decodeURIComponent(m[1]) : "sefode");
+  else if (path === "/account") await renderAccount(ctx);
+  else if (path === "/leaderboard") await renderLeaderboard(ctx);
+  else if (path === "/profile") await renderProfile(ctx, null);
+  else if ((m = /^\/players\/([^/]+)$/.exec(path))) await renderProfile(ctx, decodeURIComponent(m[1]));
+  else if ((m = /^\/replay\/([^/]+)$/.exec(path))) await renderReplay(ctx, decodeURIComponent(m[1]));
+  else await renderHome(ctx);
+  refreshHeader();
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-link]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || link.target) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+
+window.addEventListener("popstate", route);
+
+async function start() {
+  await initI18n();
+  try {
+    await loadSession();
+  } catch {
+    // The server may be restarting: pages retry their own calls.
+  }
+  document.querySelector("[data-testid=lang-toggle]").addEventListener("click", async () => {
+    await toggleLang();
+    refreshHeader();
+    route();
+  });
+  refreshHeader();
+  const first = route();
+  document.body.dataset.ready = "1";
+  await first;
+}
+
+start();

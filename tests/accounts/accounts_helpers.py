@@ -1,0 +1,53 @@
+"""Helpers for the accounts tests: finished matches written through the server's store, as the server does."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sefode.accounts import awarding
+from sefode.store import Store
+
+
+def guest(store: Store, name: str) -> tuple[str, str]:
+    """A guest session, exactly as the server makes one: (token, player id)."""
+    return store.create_player(name)
+
+
+def guests(store: Store, count: int, prefix: str = "p") -> list[str]:
+    return [guest(store, f"{prefix}{i}")[1] for i in range(count)]
+
+
+def room(store: Store) -> str:
+    room_id = secrets.token_hex(4)
+    store.save_room(room_id, {"name": "Mesa"}, "public", secrets.token_hex(8))
+    return room_id
+
+
+def finished_match(
+    store: Store,
+    room_id: str,
+    players: Sequence[str | None],
+    placements: Sequence[int],
+    *,
+    number: int = 1,
+    teams: bool = False,
+    left: Sequence[int] = (),
+    start_players: int | None = None,
+) -> str:
+    """A match stored and ended through the server's own store calls (``None`` in ``players``: a bot).
+    Awarding is not run: the tests call it."""
+    match_id = secrets.token_hex(8)
+    seats: list[dict[str, Any]] = [
+        {"player_id": p, "bot": None if p else "normal", "left": i in left} for i, p in enumerate(players)
+    ]
+    options = {"variant": "sefode", "players": start_players or len(players), "decks": 1, "teams": teams, "lives": 5}
+    store.create_match(match_id, room_id, number, "fodinha", options, 1, {"dealer": 0}, seats)
+    store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, list(placements))
+    return match_id
+
+
+def record(store: Store, match_id: str) -> awarding.Recorded | None:
+    with store.engine.begin() as conn:
+        return awarding.record_match_result(conn, match_id)

@@ -1,0 +1,154 @@
+"""Fixtures for the browser tests: a real ``sefode serve`` subprocess on a free port with its own SQLite file,
+and Debian's chromium driven by Playwright (Playwright's own browser download is not used)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Playwright, ViewportSize, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+MOBILE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _sefode_command() -> list[str]:
+    exe = Path(sys.executable).with_name("sefode")
+    if exe.exists():
+        return [str(exe)]
+    return [sys.executable, "-m", "sefode"]
+
+
+class Server:
+    """One ``sefode serve`` process; ``kill()`` sends SIGKILL and ``start()`` brings it back on the same port and DB."""
+
+    def __init__(self, workdir: Path, env: dict[str, str]) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = workdir / "sefode.sqlite3"
+        self.log_path = workdir / "server.log"
+        self.env = {**os.environ, **env, "DATABASE_URL": f"sqlite:///{self.database}"}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [*_sefode_command(), "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        log.close()
+        self.wait_healthy()
+
+    def wait_healthy(self, timeout_s: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"sefode serve exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"sefode serve did not answer /api/health in {timeout_s}s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hooks, no flushing; what was stored is all that survives."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+def make_server(tmp_path: Path, **env: str) -> Iterator[Server]:
+    defaults = {"SEFODE_BOT_DELAY_S": "0.05", "SEFODE_BOT_THINK_MS": "20", "SEFODE_DISCONNECT_GRACE_S": "60"}
+    server = Server(tmp_path, {**defaults, **env})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    yield from make_server(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    if not CHROMIUM.exists():
+        pytest.fail("/usr/bin/chromium is missing: run scripts/test-setup.sh (apt-get install -y chromium)")
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+    browser = playwright_instance.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    name: str = request.node.name
+    folder = ARTIFACTS / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,119 @@
+"""Page helpers shared by the browser tests: open pages, take screenshots at both sizes, take a turn."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
+
+from .conftest import DESKTOP, MOBILE
+
+TURN_TIMEOUT_MS = 30_000
+
+ACTIONABLE = """() => {
+  if (document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')) return 'over';
+  if (document.querySelector('[data-testid=bid-panel] button.bid:not([disabled])')) return 'bid';
+  if (document.querySelector('[data-testid=my-hand] button.card.playable:not([disabled])')) return 'play';
+  return null;
+}"""
+
+
+@dataclass
+class Client:
+    """One browser context (one guest session) with the page it drives and what it saw."""
+
+    context: BrowserContext
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def open_client(
+    browser: Browser, base_url: str, viewport: ViewportSize = MOBILE, record_frames: bool = False
+) -> Client:
+    context = browser.new_context(viewport=viewport, base_url=base_url, locale="pt-BR")
+    page = context.new_page()
+    client = Client(context, page)
+    page.on("pageerror", lambda error: client.errors.append(str(error)))
+
+    def on_websocket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = {"type": "?", "raw": text}
+            client.frames.append(message)
+
+        ws.on("framereceived", on_frame)
+
+    if record_frames:
+        page.on("websocket", on_websocket)
+    return client
+
+
+def wait_ready(page: Page) -> None:
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def enter_nickname(page: Page, name: str) -> None:
+    page.get_by_test_id("nickname").fill(name)
+
+
+def shoot(page: Page, folder: Path, name: str) -> None:
+    """Screenshots of the page at 360x740 and at 1280x800 (the viewport is restored afterwards)."""
+    original = page.viewport_size or MOBILE
+    for size in (MOBILE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # let the layout settle after the resize (not a test assertion)
+        page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)
+        # Usable on a phone: nothing makes the page scroll sideways.
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name} at {size['width']}px is {overflow}px wider than the screen"
+    page.set_viewport_size(original)
+
+
+def table_version(page: Page) -> int:
+    value = page.get_by_test_id("table").get_attribute("data-version")
+    assert value is not None
+    return int(value)
+
+
+def wait_actionable(page: Page, timeout_ms: int = TURN_TIMEOUT_MS) -> str:
+    handle = page.wait_for_function(ACTIONABLE, timeout=timeout_ms)
+    kind = handle.json_value()
+    assert isinstance(kind, str)
+    return kind
+
+
+def my_cards(page: Page) -> list[str]:
+    cards = page.locator("[data-testid=my-hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert isinstance(cards, list)
+    return [str(c) for c in cards]
+
+
+def take_turn(page: Page, rng: random.Random, kind: str) -> None:
+    """Click a random enabled bid or playable card, then wait until the table shows a newer state."""
+    before = table_version(page)
+    if kind == "bid":
+        buttons = page.locator("[data-testid=bid-panel] button.bid:not([disabled])")
+    else:
+        buttons = page.locator("[data-testid=my-hand] button.card.playable:not([disabled])")
+    count = buttons.count()
+    assert count > 0
+    buttons.nth(rng.randrange(count)).click()
+    page.wait_for_function(
+        """(v) => {
+          const t = document.querySelector('[data-testid=table]');
+          return !t || Number(t.dataset.version) !== v;
+        }""",
+        arg=before,
+        timeout=TURN_TIMEOUT_MS,
+    )

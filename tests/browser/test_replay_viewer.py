@@ -1,0 +1,237 @@
+"""Browser tests of the replay viewer (/replay/{match_id}): it draws the engine's own replay (``sefode replay``) of a
+finished match, every hand open: one-card hands with every dealt card, the 7 Letras vira, each trick's cards in
+order with the winner (or "melou") and value the engine reports, the score after each hand, bolo, void hands and
+who went out. The page computes none of this itself, so everything it shows must equal the engine's report."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, Route, expect
+
+from sefode.history import replay
+
+from .conftest import Server
+from .helpers import enter_nickname, open_client, shoot, take_turn, wait_actionable, wait_ready
+
+STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
+PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
+HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+
+
+def _fill(key: str, **params: object) -> str:
+    text = PT[key]
+    for name, value in params.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+def _seat(seat: int) -> str:
+    """How the viewer names a seat when it knows no player names (the page was opened directly)."""
+    return _fill("replay.seat_n", n=seat + 1)
+
+
+def _cards(page: Page, testid: str) -> list[str]:
+    cards = page.get_by_test_id(testid).locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert isinstance(cards, list)
+    return [str(c) for c in cards]
+
+
+def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str) -> None:
+    """The hand on screen (all tricks shown) is the engine's: vira, bids, dealt cards, tricks, score, bolo, out."""
+    page.get_by_test_id(f"replay-hand-{hand['number']}").click()
+    shown = page.get_by_test_id("replay-hand")
+    expect(shown).to_have_attribute("data-hand", str(hand["number"]))
+    expect(shown).to_have_attribute("data-cards", str(hand["cards"]))
+    if hand["vira"] is None:
+        expect(page.get_by_test_id("replay-vira")).to_have_count(0)
+    else:
+        assert _cards(page, "replay-vira") == [hand["vira"]], where
+    dealer = page.get_by_test_id(f"replay-seat-{hand['dealer']}").get_by_test_id("replay-dealer")
+    expect(dealer).to_have_count(1)
+    for seat, dealt in enumerate(hand["dealt"]):
+        bid = hand["bids"][seat]
+        if dealt is None and bid is None:
+            expect(page.get_by_test_id(f"replay-seat-{seat}")).to_have_count(0)
+            continue
+        # Every card dealt to the seat, face up, in the order dealt.
+        assert _cards(page, f"replay-dealt-{seat}") == (dealt or []), f"{where} seat {seat}"
+        bid_text = page.get_by_test_id(f"replay-bid-{seat}").inner_text()
+        if bid is not None:
+            assert _fill("replay.bid", n=bid) in bid_text, f"{where} seat {seat}"
+        if hand["won"][seat] is not None:
+            assert _fill("replay.won", n=hand["won"][seat]) in bid_text, f"{where} seat {seat}"
+        score = hand["score"][seat]
+        score_el = page.get_by_test_id(f"replay-score-{seat}")
+        if score is None:
+            expect(score_el).to_have_count(0)
+        else:
+            expect(score_el).to_have_attribute("data-score", str(score))
+        expect(page.get_by_test_id(f"replay-out-{seat}")).to_have_count(1 if seat in hand["out"] else 0)
+    tricks = page.locator("[data-testid^=replay-trick-]").evaluate_all(
+        "els => els.map(e => [e.dataset.leader, e.dataset.plays, e.dataset.winner, e.dataset.value])"
+    )
+    want = [
+        [
+            str(trick["leader"]),
+            " ".join(f"{s}:{c}" for s, c in trick["plays"]),
+            "null" if trick["winner"] is None else str(trick["winner"]),
+            str(trick["value"]),
+        ]
+        for trick in hand["tricks"]
+    ]
+    assert tricks == want, where
+    for k, trick in enumerate(hand["tricks"], start=1):
+        row = page.get_by_test_id(f"replay-trick-{k}")
+        assert [c for c in row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")] == [
+            c for _, c in trick["plays"]
+        ], f"{where} trick {k}"
+        if trick["winner"] is None:
+            text = _fill("replay.melou", n=trick["value"])
+        else:
+            text = _fill("replay.trick_winner", name=_seat(trick["winner"]), n=trick["value"])
+        expect(page.get_by_test_id(f"replay-result-{k}")).to_have_text(text)
+    bolo = hand["bolo"]
+    if bolo is None:
+        expect(page.get_by_test_id("replay-bolo")).to_have_count(0)
+    elif bolo["seat"] is None:
+        expect(page.get_by_test_id("replay-bolo")).to_have_text(_fill("replay.bolo_none", n=bolo["value"]))
+    else:
+        expect(page.get_by_test_id("replay-bolo")).to_have_text(
+            _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"]))
+        )
+    expect(page.get_by_test_id("replay-void")).to_have_count(1 if hand["void"] else 0)
+    if hand["out"]:
+        expect(page.get_by_test_id("replay-out")).to_have_text(
+            _fill("replay.out", names=", ".join(_seat(s) for s in hand["out"]))
+        )
+    else:
+        expect(page.get_by_test_id("replay-out")).to_have_count(0)
+
+
+def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_engines_trick_winners(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    rng = random.Random(7)
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    # A short 7 Letras match against one bot: hands of one and two cards only.
+    enter_nickname(page, "Ana")
+    page.get_by_test_id("create-variant").select_option("7letras")
+    page.get_by_test_id("create-players").select_option("2")
+    page.get_by_test_id("create-max-cards").fill("2")
+    page.get_by_test_id("create-bot-1").select_option("easy")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start-match").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    decisions = 0
+    while (kind := wait_actionable(page)) != "over":
+        take_turn(page, rng, kind)
+        decisions += 1
+        assert decisions < 300, "the match should end"
+    # The end of the match links its history: /api/matches/{match_id}/history.
+    href = page.get_by_test_id("end-overlay").get_by_test_id("download-history").get_attribute("href")
+    assert href and href.startswith("/api/matches/") and href.endswith("/history")
+    match_id = href.split("/")[3]
+
+    raw = page.request.get(f"/api/matches/{match_id}/history").text()
+    history = json.loads(raw)
+    result = replay(history).result()
+    assert result["error"] is None and result["over"] is True
+    hands = result["hands"]
+    one_card = [hand for hand in hands if hand["cards"] == 1]
+    assert one_card and all(hand["vira"] for hand in hands)
+
+    page.goto(f"/replay/{match_id}")
+    wait_ready(page)
+    expect(page.get_by_test_id("replay-hand")).to_be_visible()
+    expect(page.get_by_test_id("replay-page")).to_have_attribute("data-hands", str(len(hands)))
+    expect(page.get_by_test_id("replay-page")).to_have_attribute("data-error", "")
+    expect(page.get_by_test_id("replay-meta")).to_contain_text(_fill("replay.seed", seed=history["seed"]))
+    for seat, place in enumerate(result["placements"]):
+        expect(page.get_by_test_id(f"replay-place-{seat}")).to_have_text(
+            f"{_fill('prof.place_n', n=place)} {_seat(seat)}"
+        )
+    for hand in hands:
+        _check_hand_as_reported(page, hand, f"hand {hand['number']}")
+        if hand["cards"] == 1:
+            # Mão na testa: both players' single cards are shown, and the one trick with its winner.
+            for seat, dealt in enumerate(hand["dealt"]):
+                if dealt is not None:
+                    assert len(_cards(page, f"replay-dealt-{seat}")) == 1
+            assert len(hand["tricks"]) == 1
+    page.get_by_test_id(f"replay-hand-{one_card[0]['number']}").click()
+    shoot(page, artifacts, "replay-one-card")
+    two_cards = [hand for hand in hands if hand["cards"] == 2]
+    if two_cards:
+        page.get_by_test_id(f"replay-hand-{two_cards[0]['number']}").click()
+        # Stepping back hides the last trick and greys nothing it did not play; stepping forward shows it again.
+        last = page.get_by_test_id(f"replay-trick-{len(two_cards[0]['tricks'])}")
+        page.get_by_test_id("replay-prev-trick").click()
+        expect(last).to_contain_text(PT["replay.trick_hidden"])
+        expect(last.locator("[data-card]")).to_have_count(0)
+        expect(page.locator("[data-testid^=replay-dealt-] .replay-played")).to_have_count(
+            sum(len(t["plays"]) for t in two_cards[0]["tricks"][:-1])
+        )
+        page.get_by_test_id("replay-next-trick").click()
+        expect(last.locator("[data-card]")).to_have_count(len(two_cards[0]["tricks"][-1]["plays"]))
+        shoot(page, artifacts, "replay-two-cards")
+    assert client.errors == []
+    client.close()
+
+
+def test_replay_viewer_draws_every_stored_history_as_the_engine_replays_it(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    """The server's /replay answer for each stored history (Se Fode and 7 Letras, bolo, melada, void hands, pairs,
+    players leaving and joining) is drawn hand by hand exactly as reported; a 63-bit seed is shown to the digit."""
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    files = sorted(p for p in HISTORIES.glob("*.json") if not p.name.startswith("bad_") and ".expect." not in p.name)
+    assert len(files) >= 8
+    big_seed = 2**62 + 12345  # far beyond 2**53: a JavaScript number would round it
+    bodies: dict[str, str] = {}
+    history_options: dict[str, dict[str, Any]] = {}
+    shot: set[str] = set()
+    for path in files:
+        history = json.loads(path.read_text(encoding="utf-8"))
+        result = replay(history).result()
+        assert result["error"] is None, path.name
+        shown_history = {**history, "seed": big_seed}  # what the page shows of the history is its seed only
+        bodies[path.stem] = json.dumps({"history": shown_history, "replay": result})
+        history_options[path.stem] = history["options"]
+
+    def answer(route: Route) -> None:
+        match_id = route.request.url.rsplit("/", 2)[-2]
+        route.fulfill(status=200, content_type="application/json", body=bodies[match_id])
+
+    page.route("**/api/matches/*/replay", answer)
+    kinds = {"melou": 0, "bolo": 0, "void": 0, "out": 0, "vira": 0}
+    for path in files:
+        result = json.loads(bodies[path.stem])["replay"]
+        page.goto(f"/replay/{path.stem}")
+        wait_ready(page)
+        expect(page.get_by_test_id("replay-page")).to_have_attribute("data-hands", str(len(result["hands"])))
+        expect(page.get_by_test_id("replay-meta")).to_contain_text(_fill("replay.seed", seed=big_seed))
+        for hand in result["hands"]:
+            _check_hand_as_reported(page, hand, f"{path.name} hand {hand['number']}")
+            variant = str(history_options[path.stem].get("variant", "sefode"))
+            if hand["bolo"] is not None and variant not in shot:
+                shoot(page, artifacts, f"{path.stem}-hand-{hand['number']}")  # one hand with a bolo per variant
+                shot.add(variant)
+            kinds["melou"] += sum(1 for t in hand["tricks"] if t["winner"] is None)
+            kinds["bolo"] += hand["bolo"] is not None
+            kinds["void"] += hand["void"]
+            kinds["out"] += bool(hand["out"])
+            kinds["vira"] += hand["vira"] is not None
+    # The stored histories cover every kind of line the viewer draws.
+    assert all(count > 0 for count in kinds.values()), kinds
+    assert client.errors == []
+    client.close()

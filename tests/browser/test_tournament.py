@@ -1,0 +1,325 @@
+"""Browser test: five humans, each in their own browser, play a 3-match tournament in one room through the page.
+Between matches every player sees the standings; at the end the champion, the medals, the trophy and the
+leaderboard are what a visitor (a sixth, anonymous browser) sees, and the replay viewer shows each match's hands
+as the engine's own replay (``sefode replay``) reports them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from sefode.history import replay
+
+from .conftest import DESKTOP, MOBILE, Server
+from .helpers import ACTIONABLE, Client, open_client, shoot, take_turn, wait_ready
+
+STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
+PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
+
+
+def snap(page: Page, folder: Path, name: str) -> None:
+    """Screenshots at both sizes (see ``shoot``), and no text left unfilled: no null, undefined or {placeholder}."""
+    shoot(page, folder, name)
+    text = page.locator("body").inner_text()
+    for leftover in ("null", "undefined", "NaN", "{"):
+        assert leftover not in text, f"{name}: {leftover!r} in the page text"
+
+
+NAMES = ["Ana", "Bia", "Caio", "Duda", "Edu"]
+MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
+
+
+def _join_by_invite(client: Client, invite_url: str, name: str, seat: int) -> None:
+    page = client.page
+    page.goto(invite_url)
+    wait_ready(page)
+    page.get_by_test_id("nickname").fill(name)
+    page.get_by_test_id("nickname-submit").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    page.get_by_test_id(f"sit-{seat}").click()
+    expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
+
+
+def _play_match(players: list[Client], rng: random.Random) -> None:
+    """Every human takes their turns (random legal bids and cards) until all five pages show the match's end."""
+    decisions = 0
+    while True:
+        kinds = [client.page.evaluate(ACTIONABLE) for client in players]
+        if all(kind == "over" for kind in kinds):
+            return
+        acted = False
+        for client, kind in zip(players, kinds, strict=True):
+            if kind in ("bid", "play"):
+                take_turn(client.page, rng, kind)
+                decisions += 1
+                acted = True
+                break
+        if not acted:
+            players[0].page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+        assert decisions < 600, "the match should end"
+
+
+def _points(placements: list[int]) -> list[int]:
+    """Tournament points of one match: how many players placed below each seat."""
+    return [sum(1 for other in placements if other > place) for place in placements]
+
+
+def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_medals_trophy_and_replays(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    rng = random.Random(5)
+    clients = [
+        open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, record_frames=(k == 0)) for k in range(5)
+    ]
+    ana = clients[0]
+    page = ana.page
+
+    # Ana opens an invite-only room for five: 2 lives, at most 3 cards, short matches.
+    page.goto("/")
+    wait_ready(page)
+    page.get_by_test_id("nickname").fill("Ana")
+    page.get_by_test_id("create-name").fill("Copa da vila")
+    page.get_by_test_id("create-players").select_option("5")
+    page.get_by_test_id("create-lives").fill("2")
+    page.get_by_test_id("create-max-cards").fill("3")
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    room_id = page.url.rsplit("/", 1)[1]
+    invite_url = page.get_by_test_id("invite-link").input_value()
+    for seat in range(1, 5):
+        _join_by_invite(clients[seat], invite_url, NAMES[seat], seat)
+    # Only the owner, before the first match, may declare the tournament.
+    expect(clients[1].page.get_by_test_id("tour-declare")).to_have_count(0)
+    page.get_by_test_id("tour-declare-3").click()
+    expect(page.get_by_test_id("tour-status")).to_have_text(
+        PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
+    )
+    expect(page.get_by_test_id("tour-declare")).to_have_count(0)
+    snap(page, artifacts, "01-declared")
+
+    placements: list[list[int]] = []
+    match_ids: list[str] = []
+    for number in (1, 2, 3):
+        page.get_by_test_id("start-match").click()
+        for client in clients:
+            expect(client.page.get_by_test_id("table")).to_be_visible()
+        _play_match(clients, rng)
+        ends = [f for f in ana.frames if f.get("type") == "match_end"]
+        assert len(ends) == number
+        placements.append([int(p) for p in ends[-1]["placements"]])
+        match_ids.append(str(ends[-1]["match_id"]))
+        # Back in the room every player sees the standings after this match.
+        for client in clients:
+            client.page.get_by_test_id("end-close").click()
+            standings = client.page.get_by_test_id("tour-standings")
+            expect(standings).to_have_attribute("data-played", str(number))
+        snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+
+    # The standings the page shows are the server's, and follow the points rule match by match.
+    data: dict[str, Any] = json.loads(page.request.get(f"/api/rooms/{room_id}/tournament").text())
+    assert data["status"] == "finished" and data["valid"] is True and data["match_ids"] == match_ids
+    seat_of = {str(row["player_id"]): k for k, row in enumerate(data["standings"])}
+    ids = {}
+    for client, name in zip(clients, NAMES, strict=True):
+        me = client.page.evaluate("async () => (await import('/static/js/api.js')).api('GET', '/me')")
+        ids[name] = str(me["player_id"])
+    expected_points = {name: sum(_points(p)[seat] for p in placements) for seat, name in enumerate(NAMES)}
+    for name in NAMES:
+        row = data["standings"][seat_of[ids[name]]]
+        assert row["points"] == expected_points[name]
+        assert row["per_match"] == [_points(p)[NAMES.index(name)] for p in placements]
+    table_rows = page.locator("[data-testid=tour-table] tbody tr")
+    expect(table_rows).to_have_count(5)
+    shown = table_rows.evaluate_all("els => els.map(e => [e.dataset.player, Number(e.dataset.points)])")
+    assert shown == [[row["player_id"], row["points"]] for row in data["standings"]]
+    expect(page.get_by_test_id("tour-status")).to_have_text(PT["tour.finished"])
+    champions = [ids_name for ids_name in NAMES if ids[ids_name] in {c["player_id"] for c in data["champions"]}]
+    assert champions and sorted(data["trophies"]) == sorted(ids[n] for n in champions)
+    top = max(expected_points.values())
+    assert all(expected_points[n] == top for n in champions)
+    expect(page.get_by_test_id("tour-champion")).to_contain_text(champions[0])
+    snap(page, artifacts, "03-champion")
+
+    # A visitor: no session at all. The leaderboard holds every medal won in the three valid matches.
+    visitor = open_client(browser, server.url, MOBILE)
+    vpage = visitor.page
+    vpage.goto("/")
+    wait_ready(vpage)
+    vpage.get_by_test_id("nav-leaderboard").click()
+    expect(vpage.get_by_test_id("lb-table")).to_be_visible()
+    expect(vpage.get_by_test_id("lb-show-me")).to_have_count(0)
+    for seat, name in enumerate(NAMES):
+        won = {medal: sum(1 for p in placements if MEDALS.get(p[seat]) == medal) for medal in MEDALS.values()}
+        row = vpage.get_by_test_id(f"lb-row-{ids[name]}")
+        if not any(won.values()):
+            expect(row).to_have_count(0)
+            continue
+        cells = row.locator("td").all_inner_texts()
+        assert cells[1] == name
+        assert [int(c) for c in cells[2:5]] == [won["gold"], won["silver"], won["bronze"]], name
+        trophies = 1 if name in champions else 0
+        assert cells[5].strip() == (str(trophies) if trophies else "·")
+    snap(vpage, artifacts, "04-visitor-leaderboard")
+    vpage.get_by_test_id("lb-tab-trophies").click()
+    expect(vpage.locator("[data-testid=lb-table] tbody tr")).to_have_count(len(champions))
+    champion = champions[0]
+    expect(vpage.get_by_test_id(f"lb-row-{ids[champion]}")).to_contain_text(champion)
+
+    # The champion's profile: the trophy, the three matches with their places, each opening the replay.
+    vpage.get_by_test_id(f"lb-row-{ids[champion]}").get_by_role("link").click()
+    expect(vpage.get_by_test_id("profile-name")).to_contain_text(champion)
+    expect(vpage.locator("[data-testid=profile-trophies] li")).to_have_count(1)
+    expect(vpage.locator("[data-testid=profile-matches] > li")).to_have_count(3)
+    seat = NAMES.index(champion)
+    for k, match_id in enumerate(match_ids):
+        expect(vpage.get_by_test_id(f"match-place-{match_id}")).to_have_text(
+            PT["prof.place_n"].replace("{n}", str(placements[k][seat]))
+        )
+    snap(vpage, artifacts, "05-champion-profile")
+
+    total_compared = 0
+    # Each match's replay shows the hands the engine's replay reports: every hand open (one-card hands included),
+    # every trick's cards in order with its winner, every dealt card face up.
+    for k, match_id in enumerate(match_ids):
+        if k:
+            vpage.go_back()
+            expect(vpage.get_by_test_id("profile-matches")).to_be_visible()
+        vpage.get_by_test_id(f"replay-{match_id}").click()
+        expect(vpage.get_by_test_id("replay-hand")).to_be_visible()
+        raw = vpage.request.get(f"/api/matches/{match_id}/history").text()
+        history = json.loads(raw)
+        # The 63-bit seed is shown exactly (not rounded as a JavaScript number would be).
+        expect(vpage.get_by_test_id("replay-meta")).to_contain_text(str(history["seed"]))
+        result = replay(history).result()
+        assert result["error"] is None and result["over"] is True
+        hands = result["hands"]
+        view = vpage.get_by_test_id("replay-page")
+        expect(view).to_have_attribute("data-hands", str(len(hands)))
+        expect(view).to_have_attribute("data-error", "")
+        compared = one_card = 0
+        for hand in hands:
+            vpage.get_by_test_id(f"replay-hand-{hand['number']}").click()
+            expect(vpage.get_by_test_id("replay-hand")).to_have_attribute("data-hand", str(hand["number"]))
+            tricks = vpage.locator("[data-testid^=replay-trick-]").evaluate_all(
+                "els => els.map(e => [e.dataset.plays, e.dataset.winner])"
+            )
+            want = [
+                [
+                    " ".join(f"{s}:{c}" for s, c in trick["plays"]),
+                    "null" if trick["winner"] is None else str(trick["winner"]),
+                ]
+                for trick in hand["tricks"]
+            ]
+            assert tricks == want, f"match {k + 1}, hand {hand['number']}"
+            for s, bid in enumerate(hand["bids"]):
+                if bid is not None and bid >= 0:
+                    expect(vpage.get_by_test_id(f"replay-bid-{s}")).to_contain_text(
+                        PT["replay.bid"].replace("{n}", str(bid))
+                    )
+            # Every dealt card is shown face up, the played ones included; in one-card hands too.
+            for s in range(5):
+                dealt = hand["dealt"][s]
+                cards = vpage.get_by_test_id(f"replay-dealt-{s}").locator("[data-card]")
+                if dealt is None:
+                    expect(cards).to_have_count(0)
+                    continue
+                assert cards.evaluate_all("els => els.map(e => e.dataset.card)") == dealt
+                assert sorted(dealt) == sorted(c for trick in hand["tricks"] for p, c in trick["plays"] if p == s)
+            if hand["cards"] == 1:
+                one_card += 1
+                continue
+            compared += 1
+            if compared == 1:
+                # Stepping back hides the last trick again; stepping forward shows it.
+                last = vpage.get_by_test_id(f"replay-trick-{len(want)}")
+                vpage.get_by_test_id("replay-prev-trick").click()
+                expect(last).to_contain_text(PT["replay.trick_hidden"])
+                expect(last.locator("[data-card]")).to_have_count(0)
+                vpage.get_by_test_id("replay-next-trick").click()
+                expect(last.locator("[data-card]")).to_have_count(len(hand["tricks"][-1]["plays"]))
+                if k == 0:
+                    snap(vpage, artifacts, "06-replay")
+        # With 2 lives nobody is out after the one-card first hand, so hand 2 of every match has 2 cards.
+        assert compared >= 1 and one_card >= 1
+        total_compared += compared
+
+    assert total_compared >= 3
+    for client in [*clients, visitor]:
+        assert client.errors == []
+        client.close()
+
+
+def test_tournament_standings_say_ended_without_a_champion_when_abandoned(browser: Browser, server: Server) -> None:
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    data = {
+        "id": "t1",
+        "room_id": "r1",
+        "matches": 5,
+        "played": 2,
+        "status": "abandoned",
+        "valid": True,
+        "match_ids": ["m1", "m2"],
+        "standings": [
+            {
+                "rank": 1,
+                "player_id": "p1",
+                "name": "Ana",
+                "anonymous": False,
+                "bot": False,
+                "points": 7,
+                "firsts": 1,
+                "last_place": 2,
+                "per_match": [4, 3, None, None, None],
+            },
+            {
+                "rank": 2,
+                "player_id": None,
+                "name": None,
+                "anonymous": False,
+                "bot": True,
+                "points": 5,
+                "firsts": 1,
+                "last_place": 1,
+                "per_match": [1, 4, None, None, None],
+            },
+            {
+                "rank": 3,
+                "player_id": "p3",
+                "name": None,
+                "anonymous": True,
+                "bot": False,
+                "points": 0,
+                "firsts": 0,
+                "last_place": None,
+                "per_match": [0, None, None, None, None],
+            },
+        ],
+        "champions": [],
+        "trophies": [],
+    }
+    text = page.evaluate(
+        """async (data) => {
+          const { standingsEl } = await import('/static/js/tournament.js');
+          const el = standingsEl(data);
+          document.getElementById('app').replaceChildren(el);
+          return el.innerText;
+        }""",
+        data,
+    )
+    assert PT["tour.abandoned"] in text
+    expect(page.get_by_test_id("tour-champion")).to_have_count(0)
+    rows = page.locator("[data-testid=tour-table] tbody tr")
+    expect(rows).to_have_count(3)
+    assert rows.nth(0).locator("td").all_inner_texts() == ["1", "Ana", "7", "1", "2º", "4", "3", "—", "—", "—"]
+    assert rows.nth(1).locator("td").all_inner_texts()[1] == PT["tour.bot"]
+    assert rows.nth(2).locator("td").all_inner_texts()[1:5] == [PT["acct.anonymous"], "0", "0", "—"]
+    assert client.errors == []
+    client.close()

@@ -1,0 +1,246 @@
+"""Helpers for the server tests: a real uvicorn server in a thread (or a subprocess), HTTP and WebSocket clients.
+
+Everything goes over real sockets, as a browser would. Waiting for a message has a timeout that only turns a hang
+into a failure; no test asserts on how long anything takes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from sefode.server.app import create_app
+
+PG_ADMIN_URL = os.environ.get("SEFODE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+WAIT_S = 20.0
+
+Message = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    def __init__(self, url: str, app: Any) -> None:
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://") + "/ws"
+        self.app = app
+        self.http = httpx.Client(base_url=url, timeout=WAIT_S)
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def player(self, name: str = "Ana") -> Player:
+        return Player(self, name)
+
+
+@contextlib.contextmanager
+def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
+    """The app on uvicorn in a background thread, on a free port."""
+    settings: dict[str, Any] = {"bot_delay_s": 0.0, "disconnect_grace_s": 0.0, "bot_think_ms": 5.0, "log": False}
+    settings.update(options)
+    app = create_app(database_url, **settings)
+    port = free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="error",
+        lifespan="on",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT_S
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    live = LiveServer(f"http://127.0.0.1:{port}", app)
+    try:
+        yield live
+    finally:
+        live.http.close()
+        server.should_exit = True
+        thread.join(WAIT_S)
+
+
+@contextlib.contextmanager
+def postgres_url() -> Iterator[str]:
+    """A fresh schema in the test PostgreSQL database, dropped afterwards. Fails (never skips) without PostgreSQL."""
+    schema = f"t_{secrets.token_hex(6)}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    base = PG_ADMIN_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+class Player:
+    """A guest session and its WebSocket connections."""
+
+    def __init__(self, server: LiveServer, name: str) -> None:
+        self.server = server
+        server.http.cookies.clear()  # a new guest, not the last one renamed
+        response = server.http.post("/api/session", json={"name": name})
+        response.raise_for_status()
+        server.http.cookies.clear()
+        data = response.json()
+        self.token: str = data["token"]
+        self.id: str = data["player_id"]
+        self.name = name
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.token}"}
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return self.server.http.post(path, json=body, headers=self.auth)
+
+    def create_room(self, **body: Any) -> dict[str, Any]:
+        response = self.post("/api/rooms", body)
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def connect(self, server: LiveServer | None = None) -> Client:
+        """A WebSocket to this player's server (or to ``server``, e.g. after a restart), with the same token."""
+        ws_url = (server or self.server).ws_url
+        ws = connect(f"{ws_url}?token={self.token}", open_timeout=WAIT_S).__enter__()  # closed by Client.close
+        return Client(ws, self)
+
+
+class Client:
+    """One WebSocket connection, keeping the messages it received."""
+
+    def __init__(self, ws: ClientConnection, player: Player) -> None:
+        self.ws = ws
+        self.player = player
+        self.received: list[Message] = []
+        self.state: Message | None = None
+        self.room: Message | None = None
+        self.player_seat: int | None = None
+        hello = self.next()
+        assert hello["type"] == "hello", hello
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.ws.send(json.dumps({"type": kind, **fields}))
+
+    def send_raw(self, data: str | bytes) -> None:
+        self.ws.send(data)
+
+    def next(self, timeout: float = WAIT_S) -> Message:
+        raw = self.ws.recv(timeout=timeout)
+        message: Message = json.loads(raw)
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "room":
+            self.room = message["room"]
+        return message
+
+    def poll(self) -> list[Message]:
+        """Every message already waiting, without blocking."""
+        out = []
+        while True:
+            try:
+                out.append(self.next(timeout=0))
+            except TimeoutError:
+                return out
+
+    def wait(self, predicate: Callable[[Message], bool], timeout: float = WAIT_S) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such message; last received: {self.received[-3:]}")
+            try:
+                message = self.next(timeout=left)
+            except TimeoutError:
+                continue
+            if predicate(message):
+                return message
+
+    def wait_type(self, kind: str, timeout: float = WAIT_S) -> Message:
+        return self.wait(lambda m: m["type"] == kind, timeout)
+
+    def error(self, kind: str, **fields: Any) -> Message:
+        """Send a message that must be refused; return the error."""
+        self.send(kind, **fields)
+        return self.wait_type("error")
+
+    def join(self, room_id: str, **fields: Any) -> Message:
+        self.send("join", room=room_id, **fields)
+        return self.wait(lambda m: m["type"] in ("room", "error"))
+
+    def closed(self) -> bool:
+        try:
+            self.ws.recv(timeout=WAIT_S)
+        except ConnectionClosed:
+            return True
+        except TimeoutError:
+            return False
+        return self.closed()
+
+
+def my_turn(state: Message | None) -> bool:
+    if state is None:
+        return False
+    return state["seat"] is not None and state["seat"] in state["awaiting"] and bool(state["view"]["legal"])
+
+
+def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """``sefode serve`` as a child process (its JSON logs go to ``log_path``); returns once /api/health answers."""
+    env = {**os.environ, **env_extra}
+    sefode = Path(sys.executable).parent / "sefode"
+    command = [str(sefode)] if sefode.exists() else [sys.executable, "-m", "sefode"]
+    with log_path.open("ab") as log:
+        proc = subprocess.Popen(
+            [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = log_path.read_text(errors="replace")
+            raise RuntimeError(f"sefode serve exited with {proc.returncode}: {err[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1.0).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("sefode serve did not answer /api/health")

@@ -1,0 +1,92 @@
+"""Setting up tables and driving seated test clients through a match."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from server_helpers import WAIT_S, Client, LiveServer, Message, my_turn
+
+
+def table(
+    srv: LiveServer,
+    names: Sequence[str],
+    options: dict[str, Any],
+    bots: dict[str, str] | None = None,
+    **room: Any,
+) -> tuple[str, list[Client]]:
+    """A room owned by ``names[0]``; every named player connects, joins and sits at the next free seat."""
+    players = [srv.player(name) for name in names]
+    created = players[0].create_room(
+        name="Mesa", options=options, bots=bots or {}, clock_s=room.pop("clock_s", 300), **room
+    )
+    room_id: str = created["room_id"]
+    clients = []
+    for i, player in enumerate(players):
+        client = player.connect()
+        answer = client.join(room_id, invite=created["invite_token"])
+        assert answer["type"] == "room", answer
+        if i > 0:
+            seats = answer["room"]["seats"]
+            free = next(s["seat"] for s in seats if s["player_id"] is None and s["bot"] is None)
+            client.send("sit", seat=free)
+            client.wait(sat(player.id, free))
+        clients.append(client)
+    return room_id, clients
+
+
+def sat(player_id: str, seat: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "room" and m["room"]["seats"][seat]["player_id"] == player_id
+
+
+def start(owner: Client, others: Sequence[Client] = ()) -> Message:
+    owner.send("start")
+    state = owner.wait_type("state")
+    for client in others:
+        client.wait(lambda m: m["type"] == "state" and m["match_id"] == state["match_id"])
+    return state
+
+
+def wait_state(client: Client, predicate: Callable[[Message], bool], timeout: float = WAIT_S) -> Message:
+    return client.wait(lambda m: m["type"] == "state" and predicate(m), timeout)
+
+
+def at_version(client: Client, version: int) -> Message:
+    """The client's state at ``version`` (already received, or the next one to arrive)."""
+    if client.state is not None and client.state["version"] == version:
+        return client.state
+    return wait_state(client, lambda m: m["version"] == version)
+
+
+def drive(
+    clients: Sequence[Client],
+    done: Callable[[], bool],
+    rng: random.Random | None = None,
+    on_message: Callable[[Client, Message], None] | None = None,
+    timeout: float = 120.0,
+) -> None:
+    """Play random legal moves for every seated client until ``done()``."""
+    rng = rng or random.Random(1)
+    acted: dict[int, int] = {}
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("the match did not finish")
+        idle = True
+        for client in clients:
+            for message in client.poll():
+                idle = False
+                if on_message is not None:
+                    on_message(client, message)
+            state = client.state
+            if state is None or not my_turn(state):
+                continue
+            if acted.get(id(client)) == state["version"]:
+                continue
+            acted[id(client)] = state["version"]
+            client.send("action", action=rng.choice(state["view"]["legal"]), version=state["version"])
+            idle = False
+        if idle:
+            time.sleep(0.005)
