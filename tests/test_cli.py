@@ -351,3 +351,16 @@ def test_replay_reproduces_an_exported_match(tmp_path: Path, options: dict[str, 
     assert out["error"] is None and out["over"] is True
     assert out["placements"] == st.placements
     assert out["hands"] == game.report(st)["hands"]
+
+
+def test_replay_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    """`sefode replay x.json | head -c 1`: the reader goes away; no traceback, no error exit."""
+    path = write(tmp_path, ISSUE_EXAMPLE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sefode", "replay", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the child writes: its write fails with EPIPE
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, err
+    assert "Traceback" not in err

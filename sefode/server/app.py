@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -64,6 +65,13 @@ def _name(value: Any) -> str:
     if not isinstance(value, str) or not 1 <= len(value.strip()) <= 24:
         raise ClientError("message/invalid", "'name' must be 1 to 24 characters")
     return value.strip()
+
+
+def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
+    from sefode.accounts.awarding import create_tournament
+
+    with engine.begin() as conn:
+        create_tournament(conn, room_id, matches)
 
 
 def _extra_routes() -> list[Any]:
@@ -181,7 +189,7 @@ def create_app(
     async def create_room(request: Request) -> Response:
         player_id, _ = await me(request)
         body = await _body(request)
-        allowed = {"name", "game", "options", "bots", "clock_s", "visibility", "password", "sit"}
+        allowed = {"name", "game", "options", "bots", "clock_s", "visibility", "password", "sit", "tournament"}
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
@@ -214,7 +222,13 @@ def create_app(
         sit = body.get("sit", True)
         if not isinstance(sit, bool):
             raise ClientError("message/invalid", "'sit' must be true or false")
+        tournament = body.get("tournament")
+        if tournament is not None and (isinstance(tournament, bool) or tournament not in (3, 5)):
+            raise ClientError("message/invalid", "'tournament' is the number of matches of the series: 3 or 5")
         room = await hub.create_room(player_id, name, game, options, bots, clock_s, visibility, password, sit)
+        if tournament is not None:
+            # Declared with the room (seed 002): the series starts with the room's first match.
+            await hub.db(_declare_tournament, hub.store.engine, room.id, tournament)
         return JSONResponse({"room_id": room.id, "invite_token": room.invite_token})
 
     @api

@@ -422,8 +422,14 @@ class Room:
             self._require_owner(player_id)
             self._require_between()
             i = self._seat_index(seat)
+            had_human = self.seats[i].get("player_id") is not None
             self.seats[i] = {"player_id": None, "bot": bot}
             await self.save()
+            if had_human:
+                try:
+                    await self.hub.db(room_emptied, self.hub.store.engine, self.id, self.seats)  # no human left
+                except Exception as err:
+                    logs.error("room.emptied_failed", err, room=self.id)
             logs.event("room.set_seat", room=self.id, seat=i, bot=bot)
             self.send_room()
 

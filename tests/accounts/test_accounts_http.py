@@ -247,3 +247,33 @@ def test_a_tournament_whose_room_empties_ends_without_a_champion(server: TestCli
                 break
     data = browser(server).get(f"/api/rooms/{room_id}/tournament").json()
     assert data["status"] == "abandoned" and data["champions"] == [] and data["trophies"] == []
+
+
+def test_tournament_declared_when_the_room_is_created(server: TestClient) -> None:
+    guest(server, "Ana")
+    bad = server.post("/api/rooms", json={"name": "Série", "options": {"players": 5}, "tournament": 4})
+    assert bad.status_code == 400 and error_code(bad) == "message/invalid"
+    assert "3 or 5" in bad.json()["error"]["message"]
+    created = server.post("/api/rooms", json={"name": "Série", "options": {"players": 5}, "tournament": 3})
+    assert created.status_code == 200
+    data = browser(server).get(f"/api/rooms/{created.json()['room_id']}/tournament").json()
+    assert data["matches"] == 3 and data["played"] == 0 and data["status"] == "playing"
+
+
+def test_a_tournament_ends_without_a_champion_when_the_owner_puts_a_bot_on_the_last_human_seat(
+    server: TestClient,
+) -> None:
+    guest(server, "Ana")
+    options = {"name": "Robôs", "options": {"variant": "sefode", "players": 5}, "tournament": 5}
+    room_id = server.post("/api/rooms", json=options).json()["room_id"]
+    with server.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "join", "room": room_id})
+        ws.send_json({"type": "set_seat", "seat": 0, "bot": "easy"})
+        while True:
+            message = ws.receive_json()
+            assert message["type"] != "error", message
+            if message["type"] == "room" and message["room"]["seats"][0]["bot"] == "easy":
+                break
+    data = browser(server).get(f"/api/rooms/{room_id}/tournament").json()
+    assert data["status"] == "abandoned" and data["champions"] == []
