@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,11 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
         for client in clients:
             expect(client.page.get_by_test_id("table")).to_be_visible()
         _play_match(clients, rng)
-        ends = [f for f in ana.frames if f.get("type") == "match_end"]
+        # The page may show the end before the recorded frame reaches this side: let Playwright deliver it.
+        deadline = time.monotonic() + 30
+        while len(ends := [f for f in ana.frames if f.get("type") == "match_end"]) < number:
+            assert time.monotonic() < deadline, f"no match_end frame for match {number}"
+            page.wait_for_timeout(100)
         assert len(ends) == number
         placements.append([int(p) for p in ends[-1]["placements"]])
         match_ids.append(str(ends[-1]["match_id"]))
