@@ -90,3 +90,16 @@ def drive(
             idle = False
         if idle:
             time.sleep(0.005)
+
+
+def settle(clients: Sequence[Client]) -> None:
+    """Wait until an action still on its way through the room has reached everyone: every client holds the same
+    state version, and it has not moved for three rounds of pings."""
+    seen: list[set[int]] = []
+    while len(seen) < 3 or len(seen[-1]) != 1 or not (seen[-1] == seen[-2] == seen[-3]):
+        assert len(seen) < 200, "the table never settled"
+        time.sleep(0.05)
+        for client in clients:
+            client.send("ping")
+            client.wait_type("pong")
+        seen.append({c.state["version"] for c in clients if c.state is not None})

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from server_helpers import Client, postgres_url, running_server
-from table_helpers import drive, start, table, wait_state
+from table_helpers import drive, settle, start, table, wait_state
 
 from sefode.history import replay
 from sefode.store import Store
@@ -54,10 +54,7 @@ def test_restart_resumes_every_room_and_match_where_it_was(database_url: str) ->
         lobby_room = first.player("Lobby").create_room(name="Vazia", options={"variant": "7letras", "players": 5})
         start(clients[0], clients[1:])
         drive(clients, lambda: any(c.state is not None and c.state["version"] >= 9 for c in clients))
-        for _ in range(2):  # settle: once every client's own actions are done, each has every state sent
-            for client in clients:
-                client.send("ping")
-                client.wait_type("pong")
+        settle(clients)
         before = {c.player.id: c.state for c in clients}
         assert len({state["version"] for state in before.values() if state}) == 1
         seed_hash = clients[0].room["match"]["seed_hash"] if clients[0].room else None

@@ -7,7 +7,7 @@ import signal
 from pathlib import Path
 
 from server_helpers import LiveServer, free_port, serve_subprocess
-from table_helpers import drive, start, table, wait_state
+from table_helpers import drive, settle, start, table, wait_state
 
 
 def test_sigkill_mid_hand_then_restart_resumes_the_match_at_the_same_version_and_view(tmp_path: Path) -> None:
@@ -32,10 +32,7 @@ def test_sigkill_mid_hand_then_restart_resumes_the_match_at_the_same_version_and
             return view["hand_number"] >= 2 and view["phase"] == "playing" and bool(view["trick"])
 
         drive(clients, into_a_hand)
-        for _ in range(2):  # settle: once every client's own actions are done, each has every state sent
-            for client in clients:
-                client.send("ping")
-                client.wait_type("pong")
+        settle(clients)
         before = {c.player.id: c.state for c in clients}
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
