@@ -196,6 +196,7 @@ def play_batch(srv: LiveServer, audit: Audit, rng: random.Random) -> int:
                             "action/seat_out",
                             "room/not_seated",
                             "room/no_match",
+                            "rate/limited",  # this scripted client can outpace the per-connection rate limit
                         ), message
                         acted.pop(id(client), None)  # refused: act again on this version
             state = spectator.state
