@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,23 @@ def take_turn(page: Page, rng: random.Random, kind: str) -> None:
         arg=before,
         timeout=TURN_TIMEOUT_MS,
     )
+
+
+def play_until_over(players: Sequence[Client], rng: random.Random, max_decisions: int = 600) -> int:
+    """Every human takes their turns (random legal bids and cards) until all their pages show the match's end.
+    Returns how many decisions the humans took."""
+    decisions = 0
+    while True:
+        kinds = [client.page.evaluate(ACTIONABLE) for client in players]
+        if all(kind == "over" for kind in kinds):
+            return decisions
+        acted = False
+        for client, kind in zip(players, kinds, strict=True):
+            if kind in ("bid", "play"):
+                take_turn(client.page, rng, kind)
+                decisions += 1
+                acted = True
+                break
+        if not acted:
+            players[0].page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+        assert decisions < max_decisions, "the match should end"

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import ACTIONABLE, Client, open_client, shoot, take_turn, wait_ready
+from .helpers import Client, open_client, play_until_over, shoot, wait_ready
 
 PUBLIC_KEYS = ("trick", "tricks", "match_tricks", "last_hand", "manilhas", "vira")
 
@@ -89,22 +89,7 @@ def test_invite_room_players_play_and_spectator_never_receives_hidden_cards(
     assert caio.page.request.get(f"/api/matches/{match_id}/history").status == 409
     assert page.request.get(f"/api/matches/{match_id}/history").status == 409
 
-    decisions = 0
-    players = (ana, bia)
-    while True:
-        kinds = [client.page.evaluate(ACTIONABLE) for client in players]
-        if all(kind == "over" for kind in kinds):
-            break
-        acted = False
-        for client, kind in zip(players, kinds, strict=True):
-            if kind in ("bid", "play"):
-                take_turn(client.page, rng, kind)
-                decisions += 1
-                acted = True
-                break
-        if not acted:
-            page.wait_for_timeout(50)  # polling the two pages for whose turn it is (not an assertion)
-        assert decisions < 300, "the match should end"
+    decisions = play_until_over((ana, bia), rng, max_decisions=300)
     expect(caio.page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
     shoot(caio.page, artifacts, "03-spectator-end")
 

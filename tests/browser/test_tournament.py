@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from sefode.history import replay
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import ACTIONABLE, Client, open_client, shoot, take_turn, wait_ready
+from .helpers import Client, open_client, play_until_over, shoot, wait_ready
 
 STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
 PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
@@ -43,25 +43,6 @@ def _join_by_invite(client: Client, invite_url: str, name: str, seat: int) -> No
     expect(page.get_by_test_id("room-page")).to_be_visible()
     page.get_by_test_id(f"sit-{seat}").click()
     expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
-
-
-def _play_match(players: list[Client], rng: random.Random) -> None:
-    """Every human takes their turns (random legal bids and cards) until all five pages show the match's end."""
-    decisions = 0
-    while True:
-        kinds = [client.page.evaluate(ACTIONABLE) for client in players]
-        if all(kind == "over" for kind in kinds):
-            return
-        acted = False
-        for client, kind in zip(players, kinds, strict=True):
-            if kind in ("bid", "play"):
-                take_turn(client.page, rng, kind)
-                decisions += 1
-                acted = True
-                break
-        if not acted:
-            players[0].page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
-        assert decisions < 600, "the match should end"
 
 
 def _points(placements: list[int]) -> list[int]:
@@ -109,7 +90,7 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
         page.get_by_test_id("start-match").click()
         for client in clients:
             expect(client.page.get_by_test_id("table")).to_be_visible()
-        _play_match(clients, rng)
+        play_until_over(clients, rng)
         # The page may show the end before the recorded frame reaches this side: let Playwright deliver it.
         deadline = time.monotonic() + 30
         while len(ends := [f for f in ana.frames if f.get("type") == "match_end"]) < number:
