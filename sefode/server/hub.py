@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import pickle
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -33,6 +35,18 @@ SESSION_CACHE_S = 30.0
 
 PROCESS_KINDS = frozenset({"hard"})
 """Bot kinds whose decisions run in a worker process (CPU-heavy search)."""
+
+
+def exit_with_parent(parent: int) -> None:
+    """Initializer of a bot worker process: exit as soon as the server that started it is gone (even after a
+    SIGKILL, which gives the server no chance to shut its pool down), instead of idling forever as an orphan."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def decide_in_process(kind: str, seed: int, think_ms: float, game_name: str, state: Any, seat: int) -> int:
@@ -161,7 +175,9 @@ class Hub:
             try:
                 if self._procs is None:
                     context = multiprocessing.get_context("spawn")
-                    self._procs = ProcessPoolExecutor(self._bot_processes, mp_context=context)
+                    self._procs = ProcessPoolExecutor(
+                        self._bot_processes, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
+                    )
                 seed = secrets.randbits(32)
                 args = (player.kind, seed, player.think_ms, game.name, state, seat)
                 action: int = await loop.run_in_executor(self._procs, decide_in_process, *args)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 from server_helpers import LiveServer, free_port, serve_subprocess
@@ -66,3 +67,59 @@ def test_sigkill_mid_hand_then_restart_resumes_the_match_at_the_same_version_and
         proc.kill()
         proc.wait(10)
     assert '"event": "match.restored"' in log.read_text()
+
+
+def _children(pid: int) -> set[int]:
+    """Live processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_hard_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    port = free_port()
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "SEFODE_BOT_DELAY_S": "0"}
+    proc = serve_subprocess(port, env, tmp_path / "server.log")
+    try:
+        srv = LiveServer(f"http://127.0.0.1:{port}", None)
+        ana = srv.player("Ana")
+        room_id = ana.post("/api/solo", {"variant": "sefode", "bots": 3, "level": "hard"}).json()["room_id"]
+        client = ana.connect()
+        client.join(room_id)
+        workers: set[int] = set()
+        deadline = time.monotonic() + 60
+        while not workers:  # play our own turns until a hard bot has had to think in a worker process
+            assert time.monotonic() < deadline, "no bot worker process was started"
+            for message in client.poll():
+                if message["type"] == "state" and message["seat"] in message["awaiting"] and message["view"]["legal"]:
+                    client.send("action", action=message["view"]["legal"][0], version=message["version"])
+            workers = _children(proc.pid)
+            time.sleep(0.05)
+        client.close()
+        srv.http.close()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while any(_alive(pid) for pid in workers):
+            assert time.monotonic() < deadline, f"orphaned bot workers: {sorted(p for p in workers if _alive(p))}"
+            time.sleep(0.1)
+    finally:
+        proc.kill()
+        proc.wait(10)
