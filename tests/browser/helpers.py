@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, expect
 
 from .conftest import DESKTOP, MOBILE
 
@@ -138,3 +138,18 @@ def play_until_over(players: Sequence[Client], rng: random.Random, max_decisions
         if not acted:
             players[0].page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
         assert decisions < max_decisions, "the match should end"
+
+
+def create_invite_room(page: Page, owner: str, name: str, players: int, lives: int = 2, max_cards: int = 3) -> str:
+    """From the home page, ``owner`` creates an invite-only room (short matches); returns the invite link."""
+    page.goto("/")
+    wait_ready(page)
+    page.get_by_test_id("nickname").fill(owner)
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-players").select_option(str(players))
+    page.get_by_test_id("create-lives").fill(str(lives))
+    page.get_by_test_id("create-max-cards").fill(str(max_cards))
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    return page.get_by_test_id("invite-link").input_value()

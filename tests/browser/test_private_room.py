@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import Client, open_client, play_until_over, shoot, wait_ready
+from .helpers import Client, create_invite_room, open_client, play_until_over, shoot, wait_ready
 
 PUBLIC_KEYS = ("trick", "tricks", "match_tricks", "last_hand", "manilhas", "vira")
 
@@ -40,18 +40,8 @@ def test_invite_room_players_play_and_spectator_never_receives_hidden_cards(
 
     # Ana creates an invite-only room for two: 2 lives, at most 3 cards.
     page = ana.page
-    page.goto("/")
-    wait_ready(page)
-    page.get_by_test_id("nickname").fill("Ana")
-    page.get_by_test_id("create-name").fill("Mesa secreta")
-    page.get_by_test_id("create-players").select_option("2")
-    page.get_by_test_id("create-lives").fill("2")
-    page.get_by_test_id("create-max-cards").fill("3")
-    page.get_by_test_id("create-visibility").select_option("invite")
-    page.get_by_test_id("create-room").click()
-    expect(page.get_by_test_id("room-page")).to_be_visible()
+    invite_url = create_invite_room(page, "Ana", "Mesa secreta", players=2)
     expect(page.get_by_test_id("seat-row-0")).to_contain_text("Ana")
-    invite_url = page.get_by_test_id("invite-link").input_value()
     assert "/invite/" in invite_url
 
     # The room is not in the lobby, and its page is not reachable without the invite.

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from sefode.history import replay
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import Client, open_client, play_until_over, shoot, wait_ready
+from .helpers import Client, create_invite_room, open_client, play_until_over, shoot, wait_ready
 
 STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
 PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
@@ -61,18 +61,8 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
     page = ana.page
 
     # Ana opens an invite-only room for five: 2 lives, at most 3 cards, short matches.
-    page.goto("/")
-    wait_ready(page)
-    page.get_by_test_id("nickname").fill("Ana")
-    page.get_by_test_id("create-name").fill("Copa da vila")
-    page.get_by_test_id("create-players").select_option("5")
-    page.get_by_test_id("create-lives").fill("2")
-    page.get_by_test_id("create-max-cards").fill("3")
-    page.get_by_test_id("create-visibility").select_option("invite")
-    page.get_by_test_id("create-room").click()
-    expect(page.get_by_test_id("room-page")).to_be_visible()
+    invite_url = create_invite_room(page, "Ana", "Copa da vila", players=5)
     room_id = page.url.rsplit("/", 1)[1]
-    invite_url = page.get_by_test_id("invite-link").input_value()
     for seat in range(1, 5):
         _join_by_invite(clients[seat], invite_url, NAMES[seat], seat)
     # Only the owner, before the first match, may declare the tournament.
