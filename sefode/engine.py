@@ -24,6 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 Seat = int
@@ -68,9 +69,234 @@ class MatchOver(IllegalAction):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished match ended. ``placements[seat]`` is 1 for first; equal places are shared."""
+    """How a finished match ended.
+
+    ``placements[seat]`` is 1 for first; equal places are shared (competition ranking, 1 2 2 4).
+    ``units`` groups the seats that share a place as a pair or team (every seat alone when empty); awards
+    and ratings read units from here and never re-derive them. ``no_winner`` marks a match that ended with
+    nobody placed (RULINGS §3): every seat then has the last place, and no medal or rating changes.
+    ``scores`` are the final figures to show (lives, points...), one per seat, or None.
+    """
 
     placements: tuple[int, ...]
+    units: tuple[tuple[Seat, ...], ...] = ()
+    no_winner: bool = False
+    scores: tuple[JSON, ...] | None = None
+
+    def unit_list(self) -> list[tuple[Seat, ...]]:
+        """The units, every seat in exactly one (seats alone when the game has no units)."""
+        if self.units:
+            return [tuple(u) for u in self.units]
+        return [(s,) for s in range(len(self.placements))]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "placements": list(self.placements),
+            "units": [list(u) for u in self.unit_list()],
+            "no_winner": self.no_winner,
+            "scores": None if self.scores is None else list(self.scores),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            tuple(data["placements"]),
+            tuple(tuple(u) for u in data.get("units") or ()),
+            bool(data.get("no_winner", False)),
+            None if scores is None else tuple(scores),
+        )
+
+
+# --------------------------------------------------------------------------------------------- the spec
+class Turns(StrEnum):
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class Information(StrEnum):
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Capability(StrEnum):
+    """What the platform offers at a table when the game has it."""
+
+    JOIN = "join"
+    """A late player may join a match in progress at a boundary (``Game.join``)."""
+    FORFEIT = "forfeit"
+    """A player may leave the match for good, forfeiting (``Game.forfeit``)."""
+    SHOW_HAND = "show_hand"
+    """A player may show their hand to the table (``Game.show_hand``)."""
+    UNITS = "units"
+    """Seats may play as pairs or teams (``Game.units``); the room offers team names and seating."""
+
+
+class OptionKind(StrEnum):
+    INT = "int"
+    BOOL = "bool"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a game: its type, range, default and label (an i18n key).
+
+    ``when`` limits the option to matches whose other options have the given values (for example
+    ``{"variant": "sefode"}``); elsewhere it keeps its default (``None`` when ``nullable``) and a
+    value given for it is refused. Rules between options that this cannot say go in
+    :meth:`Game.check_options`.
+    """
+
+    key: str
+    kind: OptionKind
+    default: JSON
+    label: str
+    choices: tuple[JSON, ...] = ()
+    choice_labels: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    when: Mapping[str, tuple[JSON, ...]] | None = None
+    help: str | None = None
+
+    def applies(self, values: Mapping[str, JSON]) -> bool:
+        if not self.when:
+            return True
+        return all(values.get(key) in allowed for key, allowed in self.when.items())
+
+    def check(self, value: JSON) -> JSON:
+        """``value`` if it fits this option; InvalidOptions saying why otherwise."""
+        if value is None and self.nullable:
+            return None
+        if self.kind is OptionKind.BOOL:
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"option {self.key!r} must be true or false, not {value!r}")
+            return value
+        if self.kind is OptionKind.INT:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions(f"option {self.key!r} must be a whole number, not {value!r}")
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise InvalidOptions(f"option {self.key!r} must be from {self.minimum} to {self.maximum}, not {value}")
+            return value
+        if value not in self.choices or isinstance(value, bool) != any(isinstance(c, bool) for c in self.choices):
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOptions(f"option {self.key!r} must be one of {allowed}, not {value!r}")
+        return value
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "key": self.key,
+            "kind": str(self.kind),
+            "default": self.default,
+            "label": self.label,
+            "choices": list(self.choices),
+            "choice_labels": list(self.choice_labels),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "nullable": self.nullable,
+            "when": {k: list(v) for k, v in self.when.items()} if self.when else None,
+            "help": self.help,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A variant of a game: the value of its ``variant`` option, a title (i18n key), its rules page."""
+
+    id: str
+    title: str
+    rules: str
+    """The rules page's name: ``<package>/rules/<rules>.<lang>.md`` (``pt-BR`` and ``en``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """What the platform needs to know about a game (after OpenSpiel's ``GameType``).
+
+    Resources live in the game's Python package (``package``): rules pages in ``rules/<page>.<lang>.md``,
+    translation catalogues in ``i18n/<lang>.json`` and, optionally, a browser module in
+    ``client/index.js``. The server serves them from there, so a game installed as its own distribution
+    brings its pages and its module along.
+    """
+
+    name: str
+    title: str
+    """Display name, an i18n key (``game.<name>.title``)."""
+    package: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    """Empty: one variant, whose rules page is ``name``. Else the ``variant`` option picks one."""
+    seats_option: str | None = "players"
+    """The option that carries the number of seats (the room fills it in), or None for a fixed count."""
+    turns: Turns = Turns.SEQUENTIAL
+    information: Information = Information.IMPERFECT
+    capabilities: frozenset[Capability] = frozenset()
+    bot_levels: tuple[str, ...] = ("easy", "normal", "hard")
+    summary: tuple[str, ...] = ()
+    """Option keys the lobby's one-line summary of a room shows (besides the game and its variant)."""
+
+    def option(self, key: str) -> OptionSpec | None:
+        for spec in self.options:
+            if spec.key == key:
+                return spec
+        return None
+
+    def rules_pages(self) -> list[str]:
+        return [v.rules for v in self.variants] if self.variants else [self.name]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "seats_option": self.seats_option,
+            "turns": str(self.turns),
+            "information": str(self.information),
+            "capabilities": sorted(str(c) for c in self.capabilities),
+            "bot_levels": list(self.bot_levels),
+            "options": [o.to_json() for o in self.options],
+            "variants": [{"id": v.id, "title": v.title, "rules": v.rules} for v in self.variants],
+            "rules": self.rules_pages(),
+            "summary": list(self.summary),
+        }
+
+
+def validate_options(spec: GameSpec, raw: object) -> dict[str, JSON]:
+    """Check raw options against a spec: unknown keys, types, ranges and ``when``; defaults filled in.
+
+    >>> players = OptionSpec("players", OptionKind.INT, 2, "p", minimum=2, maximum=4)
+    >>> s = GameSpec("g", "game.g.title", "g", 2, 4, (players,))
+    >>> validate_options(s, {})
+    {'players': 2}
+    >>> validate_options(s, {"colour": 1})
+    Traceback (most recent call last):
+    ...
+    sefode.engine.InvalidOptions: unknown option(s) colour; this game takes players
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidOptions(f"options must be a JSON object, not {type(raw).__name__}")
+    known = {o.key for o in spec.options}
+    unknown = sorted(str(k) for k in raw if k not in known and k != "game")
+    if unknown:
+        takes = ", ".join(o.key for o in spec.options) or "no options"
+        raise InvalidOptions(f"unknown option(s) {', '.join(unknown)}; this game takes {takes}")
+    values: dict[str, JSON] = {}
+    for option in spec.options:  # in declaration order: ``when`` looks at options declared before
+        if not option.applies(values):
+            if raw.get(option.key) is not None and raw.get(option.key) != option.default:
+                needs = ", ".join(f"{k} = {'/'.join(map(str, v))}" for k, v in (option.when or {}).items())
+                raise InvalidOptions(f"option {option.key!r} applies only when {needs}")
+            values[option.key] = None if option.nullable else option.default
+            continue
+        value = raw.get(option.key, option.default)
+        values[option.key] = option.check(value)
+    return values
 
 
 S = TypeVar("S")
@@ -81,6 +307,19 @@ class Game(ABC, Generic[S]):
 
     name: ClassVar[str]
     """Identifier used in options, histories and the protocol, e.g. ``"fodinha"``."""
+    spec: ClassVar[GameSpec]
+    """What the platform needs to know: seats, turns, options schema, variants, capabilities, bots."""
+
+    # ----------------------------------------------------------------- options
+    def validate_options(self, raw: object) -> dict[str, JSON]:
+        """Normalised options (every default filled in) or InvalidOptions saying why; no match is built."""
+        values = validate_options(self.spec, raw)
+        self.check_options(values)
+        return values
+
+    def check_options(self, values: dict[str, JSON]) -> None:
+        """Rules between options that the schema cannot say; raise InvalidOptions. ``values`` may be
+        completed in place (a bound that depends on another option, say)."""
 
     # ----------------------------------------------------------------- setting up
     @abstractmethod
@@ -139,6 +378,31 @@ class Game(ABC, Generic[S]):
         """Seats whose player has left for good but whose turns must still be played (by a bot)."""
         return frozenset()
 
+    def describe_action(self, state: S, seat: Seat, action: Action) -> dict[str, JSON]:
+        """A human-readable label for ``action``: ``{"key": i18n key, "params": {...}, "text": English}``.
+
+        Logs use ``text``; the browser translates ``key`` with ``params`` (falling back to ``text``)."""
+        data = self.action_json(state, action)
+        text = ", ".join(f"{k} {v}" for k, v in data.items())
+        return {"key": "action.generic", "params": {"text": text}, "text": text}
+
+    def units(self, state: S) -> tuple[tuple[Seat, ...], ...]:
+        """Seats that play as one pair or team (empty: every seat alone). Capability ``units``."""
+        return ()
+
+    # ----------------------------------------------------------------- platform actions (capabilities)
+    def forfeit(self, state: S, seat: Seat) -> list[Event]:
+        """``seat`` leaves the match for good (capability ``forfeit``); public events."""
+        raise IllegalAction("this game has no leaving with a forfeit", "action/no_forfeit")
+
+    def join(self, state: S) -> list[Event]:
+        """A late player takes the next seat, ``seats(state)`` (capability ``join``); public events."""
+        raise IllegalAction("this game takes no late players", "action/no_join")
+
+    def show_hand(self, state: S, seat: Seat) -> list[Event]:
+        """``seat`` shows its hand to the table (capability ``show_hand``); public events."""
+        raise IllegalAction("this game has no showing of hands", "action/no_show")
+
     # ----------------------------------------------------------------- seeing
     @abstractmethod
     def view(self, state: S, seat: Seat | None) -> View:
@@ -172,12 +436,47 @@ class Game(ABC, Generic[S]):
         what it has seen; its own future chance comes from ``rng``."""
 
 
+PLATFORM_ACTIONS = ("leave", "join", "show")
+"""JSON keys of the platform's own actions (``{"leave": true}``...), routed to the capability hooks."""
+
+
+def apply_entry(game: Game[S], state: S, seat: object, entry: Mapping[str, JSON]) -> list[Event]:
+    """Apply one action in its JSON form (protocol message or hand-history entry), checked.
+
+    The one path every replay takes (``sefode replay``, a room rebuilt after a restart, the exported
+    history's replay): platform actions go to ``forfeit``/``join``/``show_hand``, anything else to
+    ``parse_action`` and ``apply``. ``entry`` may carry ``seat``; it is ignored here.
+    """
+    if not isinstance(entry, Mapping):
+        raise IllegalAction('an action must be a JSON object such as {"play": "Ks"}', "action/invalid")
+    keys = [k for k in entry if k != "seat"]
+    if len(keys) == 1 and keys[0] in PLATFORM_ACTIONS:
+        if entry[keys[0]] is not True:
+            raise IllegalAction(f"'{keys[0]}' takes the value true", "action/invalid")
+        if keys[0] == "join":
+            if seat != game.seats(state):
+                raise IllegalAction(f"a late player takes the next seat, {game.seats(state)}, not {seat!r}",
+                                    "action/bad_seat")
+            return game.join(state)
+        seat = check_seat(seat, game.seats(state))
+        if game.outcome(state) is not None:
+            raise MatchOver("the match is over")
+        if keys[0] == "leave":
+            return game.forfeit(state, seat)
+        return game.show_hand(state, seat)
+    seat = check_seat(seat, game.seats(state))
+    action = game.parse_action(state, seat, entry)
+    return game.apply(state, seat, action)
+
+
 _REGISTRY: dict[str, Game[Any]] = {}
+ENTRY_POINT_GROUP = "sefode.games"
+"""Games are found through this entry-point group, the built-in ones included (``pyproject.toml``)."""
 
 
 def register(game: Game[Any]) -> Game[Any]:
     """Make ``game`` known by its name (to histories, the CLI, the server); returns it."""
-    _load_builtin_games()
+    _load_games()
     _REGISTRY[game.name] = game
     return game
 
@@ -189,30 +488,54 @@ def unregister(name: str) -> None:
 
 def get_game(name: object) -> Game[Any]:
     """The registered game called ``name``; InvalidOptions naming the known games otherwise."""
-    _load_builtin_games()
+    _load_games()
     if not isinstance(name, str) or name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
-        raise InvalidOptions(f"unknown game {name!r}; known games: {known}", "game/unknown")
+        shown = name if not isinstance(name, str) else name[:40]
+        raise InvalidOptions(f"unknown game {shown!r}; known games: {known}", "game/unknown")
     return _REGISTRY[name]
 
 
 def game_names() -> list[str]:
-    _load_builtin_games()
+    _load_games()
     return sorted(_REGISTRY)
 
 
-_BUILTINS_LOADED: list[bool] = []
+def games() -> list[Game[Any]]:
+    _load_games()
+    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
-def _load_builtin_games() -> None:
-    # A flag, not "is the registry empty": a game registered first (a plugin, a test game) must not
-    # hide the built-in games.
-    if not _BUILTINS_LOADED:
+_LOADED: list[bool] = []
+LOAD_ERRORS: dict[str, str] = {}
+"""Entry points that failed to load, by name, with the reason (logged by the server at start-up)."""
+
+
+def _load_games() -> None:
+    # A flag, not "is the registry empty": a game registered first (a test game) must not hide the others.
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    from importlib.metadata import entry_points
+
+    found = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    if "fodinha" not in found:  # running from a source tree that was never installed
         from sefode.games import builtin_games
 
         for game in builtin_games():
             _REGISTRY.setdefault(game.name, game)
-        _BUILTINS_LOADED.append(True)
+    for name, ep in sorted(found.items()):
+        try:
+            loaded = ep.load()
+            game = loaded() if isinstance(loaded, type) else loaded
+            if not isinstance(game, Game):
+                raise TypeError(f"{ep.value} is not a sefode.engine.Game")
+            if game.name != name:
+                raise TypeError(f"entry point {name!r} names a game called {game.name!r}")
+        except Exception as err:  # one broken plugin must not take the platform down
+            LOAD_ERRORS[name] = f"{type(err).__name__}: {err}"
+            continue
+        _REGISTRY.setdefault(game.name, game)
 
 
 def check_seat(seat: object, seats: int) -> Seat:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from sefode.bots.base import Player, Seen, make_player, player_kinds
-from sefode.bots.fodinha_heuristics import one_card_win_probability
 from sefode.bots.levels import EasyPlayer, HardPlayer, NormalPlayer
 from sefode.cards import truco_name
 from sefode.engine import Game
+from sefode.games.fodinha.bots import one_card_win_probability
 from sefode.games.fodinha.game import BID, Fodinha
 from sefode.games.fodinha.state import FodinhaState
 

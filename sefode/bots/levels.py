@@ -3,7 +3,7 @@
 Each decides from a :class:`~sefode.bots.base.Seen` only: the seat's legal actions and
 determinizations of its information set. Game knowledge comes from registries keyed by the game's
 name (``sefode.bots.policies`` and ``sefode.bots.search``); the Fodinha family registers its own in
-``sefode.bots.fodinha_heuristics``.
+``sefode.games.fodinha.bots``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """Per-game heuristic policies (the easy and normal levels), looked up by game name.
 
 A game that wants easy and normal bots registers a :class:`GamePolicies` (see
-``sefode.bots.fodinha_heuristics``). A policy decides from a *determinized* state, that is a state in
+``sefode.games.fodinha.bots``). A policy decides from a *determinized* state, that is a state in
 which every card its seat cannot see was dealt again at random, so it cannot cheat even by mistake.
 A game without policies gets legal random play at these levels.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -34,4 +35,14 @@ def register_policies(game_name: str, policies: GamePolicies) -> None:
 
 
 def policies_for(game_name: str) -> GamePolicies:
+    if game_name not in _POLICIES:
+        _load_game(game_name)
     return _POLICIES.get(game_name, _DEFAULT)
+
+
+def _load_game(game_name: str) -> None:
+    """Load the game's package, which registers its bots' knowledge (the generic bots import no game)."""
+    from sefode.engine import EngineError, get_game
+
+    with contextlib.suppress(EngineError):
+        get_game(game_name)

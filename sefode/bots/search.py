@@ -20,6 +20,7 @@ number of iterations.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
@@ -62,6 +63,8 @@ def register_hooks(game_name: str, hooks: SearchHooks) -> None:
 
 
 def hooks_for(game_name: str) -> SearchHooks:
+    if game_name not in _HOOKS:
+        _load_game(game_name)
     return _HOOKS.get(game_name, _DEFAULT)
 
 
@@ -198,3 +201,11 @@ def ismcts(
         return legal[0], {}
     best_action = max(sorted(counts), key=lambda a: counts[a])
     return best_action, counts
+
+
+def _load_game(game_name: str) -> None:
+    """Load the game's package, which registers its bots' knowledge (the generic bots import no game)."""
+    from sefode.engine import EngineError, get_game
+
+    with contextlib.suppress(EngineError):
+        get_game(game_name)

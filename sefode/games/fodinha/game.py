@@ -20,14 +20,19 @@ from typing import Any
 from sefode.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
 from sefode.engine import (
     Action,
+    Capability,
     Event,
     Game,
+    GameSpec,
     IllegalAction,
     InvalidOptions,
     MatchOver,
     NotYourTurn,
+    OptionKind,
+    OptionSpec,
     Outcome,
     Seat,
+    Variant,
     View,
     check_seat,
 )
@@ -59,10 +64,50 @@ def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
     return IllegalAction(message, code)
 
 
+SEFODE_ONLY = {"variant": ("sefode",)}
+
+SPEC = GameSpec(
+    name="fodinha",
+    title="game.fodinha.title",
+    package="sefode.games.fodinha",
+    min_seats=2,
+    max_seats=MAX_SEATS,
+    options=(
+        OptionSpec(
+            "variant",
+            OptionKind.CHOICE,
+            "sefode",
+            "option.variant",
+            choices=("sefode", "7letras"),
+            choice_labels=("variant.sefode", "variant.7letras"),
+        ),
+        OptionSpec("players", OptionKind.INT, 4, "option.players", minimum=2, maximum=MAX_SEATS),
+        OptionSpec("decks", OptionKind.CHOICE, 1, "option.decks", choices=(1, 2), when=SEFODE_ONLY),
+        OptionSpec("teams", OptionKind.BOOL, False, "option.teams", when=SEFODE_ONLY, help="option.teams_help"),
+        OptionSpec("lives", OptionKind.INT, 5, "option.lives", minimum=1, maximum=99, nullable=True, when=SEFODE_ONLY),
+        OptionSpec("max_cards", OptionKind.INT, None, "option.max_cards", minimum=1, maximum=40, nullable=True),
+    ),
+    variants=(
+        Variant("sefode", "variant.sefode", "sefode"),
+        Variant("7letras", "variant.7letras", "7letras"),
+    ),
+    capabilities=frozenset({Capability.JOIN, Capability.FORFEIT, Capability.SHOW_HAND, Capability.UNITS}),
+    summary=("players", "decks", "teams"),
+)
+
+
 class Fodinha(Game[FodinhaState]):
     """Se Fode, Se Fode Junto and 7 Letras behind the one engine interface."""
 
     name = "fodinha"
+    spec = SPEC
+
+    def validate_options(self, raw: object) -> dict[str, Any]:
+        # The family's own checks (``options.py``) say more than the schema can: which variant takes
+        # what, and the largest hand for the number of players.
+        if not isinstance(raw, Mapping):
+            raise InvalidOptions(f"options must be a JSON object, not {type(raw).__name__}")
+        return parse_options(raw).to_json()
 
     # ================================================================= setting up
     def new_match(self, options: Mapping[str, Any], seed: int, setup: Mapping[str, Any] | None = None) -> FodinhaState:
@@ -596,11 +641,43 @@ class Fodinha(Game[FodinhaState]):
         self._start_hand(st, size, st.climbing, events)
         return events
 
+    # ================================================================= platform actions
+    def forfeit(self, state: FodinhaState, seat: Seat) -> list[Event]:
+        return self.apply(state, seat, LEAVE)
+
+    def join(self, state: FodinhaState) -> list[Event]:
+        return self.apply(state, state.n, JOIN)
+
+    def show_hand(self, state: FodinhaState, seat: Seat) -> list[Event]:
+        return self.apply(state, seat, SHOW)
+
+    def units(self, state: FodinhaState) -> tuple[tuple[Seat, ...], ...]:
+        if not state.opts.teams:
+            return ()
+        return tuple(tuple(s for s in range(state.n) if state.unit[s] == u) for u in range(state.units))
+
+    def describe_action(self, state: FodinhaState, seat: Seat, action: Action) -> dict[str, Any]:
+        if action < BID:
+            card = truco_name(action)
+            return {"key": "action.play", "params": {"card": card}, "text": f"play {card}"}
+        if action < SHOW:
+            bid = action - BID
+            if state.opts.sete_letras and state.size == 1:
+                key, text = ("action.declare_win", "win") if bid else ("action.declare_lose", "lose")
+                return {"key": key, "params": {}, "text": text}
+            return {"key": "action.bid", "params": {"bid": bid}, "text": f"bid {bid}"}
+        word = {SHOW: "show", LEAVE: "leave", JOIN: "join"}[action]
+        return {"key": f"action.{word}", "params": {}, "text": word}
+
     # ================================================================= outcome
     def outcome(self, state: FodinhaState) -> Outcome | None:
         if state.placements is None:
             return None
-        return Outcome(tuple(state.placements))
+        if state.opts.sete_letras:
+            scores = tuple(state.score[state.unit[s]] for s in range(state.n))
+        else:
+            scores = tuple(max(0, state.score[state.unit[s]]) for s in range(state.n))
+        return Outcome(tuple(state.placements), self.units(state), False, scores)
 
     # ================================================================= views
     def _sees(self, st: FodinhaState, viewer: int | None, owner: int) -> bool:
