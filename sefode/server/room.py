@@ -583,7 +583,7 @@ class Room:
                 entry,
                 source,
                 run.seats if seats_changed else None,
-                placements,
+                outcome.to_json() if outcome is not None else None,
             )
         except Exception as err:
             logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)

@@ -65,6 +65,7 @@ class StoredMatch:
     ended_at: int | None
     placements: list[int] | None
     actions: list[tuple[int, dict[str, Any], str]]
+    outcome: dict[str, Any] | None = None
     """(seat, action JSON, source) in order."""
 
 
@@ -76,9 +77,10 @@ def add_action(
     action: dict[str, Any],
     source: str,
     seats: list[dict[str, Any]] | None = None,
-    placements: list[int] | None = None,
+    outcome: dict[str, Any] | None = None,
 ) -> None:
-    """Insert one accepted action on ``conn`` (see :meth:`Store.add_action`)."""
+    """Insert one accepted action on ``conn`` (see :meth:`Store.add_action`); ``outcome`` (``Outcome.to_json``)
+    when the action ended the match."""
     stamp = now_ms()
     conn.execute(
         _INSERT_ACTION,
@@ -87,8 +89,9 @@ def add_action(
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = seats
-    if placements is not None:
-        values["placements"] = placements
+    if outcome is not None:
+        values["placements"] = outcome["placements"]
+        values["outcome"] = outcome
         values["ended_at"] = stamp
     if values:
         conn.execute(t.matches.update().where(t.matches.c.id == match_id).values(**values))
@@ -224,11 +227,11 @@ class Store:
         action: dict[str, Any],
         source: str,
         seats: list[dict[str, Any]] | None = None,
-        placements: list[int] | None = None,
+        outcome: dict[str, Any] | None = None,
     ) -> None:
         """Store one accepted action (and, in the same transaction, the seating or the end of the match)."""
         with self.engine.begin() as conn:
-            add_action(conn, match_id, idx, seat, action, source, seats, placements)
+            add_action(conn, match_id, idx, seat, action, source, seats, outcome)
 
     def run_batch(self, ops: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
         """Group commit: run ``fn(conn, *args)`` for every op in one transaction; one result (or exception) each.
@@ -276,6 +279,7 @@ class Store:
             seats=list(row["seats"]),
             ended_at=row["ended_at"],
             placements=row["placements"],
+            outcome=row["outcome"],
             actions=[(int(a[0]), dict(a[1]), str(a[2])) for a in acts],
         )
 

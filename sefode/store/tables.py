@@ -40,6 +40,8 @@ matches = sa.Table(
     sa.Column("started_at", sa.BigInteger, nullable=False),
     sa.Column("ended_at", sa.BigInteger, nullable=True),
     sa.Column("placements", sa.JSON, nullable=True),
+    sa.Column("outcome", sa.JSON, nullable=True),
+    # ``Outcome.to_json()``: placements, units, no_winner, scores (awards and ratings read it alone)
 )
 
 actions = sa.Table(

@@ -44,7 +44,10 @@ def finished_match(
     ]
     options = {"variant": "sefode", "players": start_players or len(players), "decks": 1, "teams": teams, "lives": 5}
     store.create_match(match_id, room_id, number, "fodinha", options, 1, {"dealer": 0}, seats)
-    store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, list(placements))
+    n = len(players)
+    units = [[u, u + n // 2] for u in range(n // 2)] if teams else [[s] for s in range(n)]
+    outcome = {"placements": list(placements), "units": units, "no_winner": False, "scores": None}
+    store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, outcome)
     return match_id
 
 
