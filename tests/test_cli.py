@@ -301,7 +301,8 @@ def test_simulate_is_deterministic_across_processes() -> None:
     """Same options and seed: the same matches, whatever the interpreter's hash seed."""
     outs = []
     for hash_seed in ("1", "2"):
-        args = ["simulate", "--game", "fodinha", "--variant", "7letras", "--players", "5", "--matches", "5", "--seed", "9", "--json"]
+        args = ["simulate", "--game", "fodinha", "--variant", "7letras", "--players", "5", "--matches", "5"]
+        args += ["--seed", "9", "--json"]
         proc = subprocess.run(
             [sys.executable, "-m", "sefode", *args],
             capture_output=True,

@@ -44,11 +44,6 @@ def static_dir(conn: HTTPConnection) -> Path:
     return path
 
 
-def rules_dir(conn: HTTPConnection) -> Path:
-    path: Path = conn.app.state.rules_dir
-    return path
-
-
 def token(conn: HTTPConnection) -> str | None:
     auth = conn.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):

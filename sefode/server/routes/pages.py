@@ -10,8 +10,7 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, error, rules_dir, static_dir
+from sefode.server.routes.common import error, static_dir
 
 PLACEHOLDER = (
     "<!doctype html><html lang='pt-BR'><head><meta charset='utf-8'><title>Se Fode</title></head>"
@@ -21,7 +20,7 @@ PAGES = (
     "/",
     "/room/{room_id}",
     "/invite/{token}",
-    "/rules/{variant}",
+    "/rules/{page}",
     "/leaderboard",
     "/account",
     "/profile",
@@ -29,15 +28,6 @@ PAGES = (
     "/replay/{match_id}",
 )
 """The client's pages: each serves ``index.html``, the client routes from the path."""
-
-
-@api
-async def rules(request: Request) -> Response:
-    variant = request.path_params["variant"]
-    path = rules_dir(request) / f"{variant}.md"
-    if not variant.replace("-", "").replace("_", "").isalnum() or not path.is_file():
-        raise ClientError("rules/not_found", f"there is no rules page for {variant!r}")
-    return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
 
 async def api_not_found(request: Request) -> Response:
@@ -58,9 +48,8 @@ async def no_static(request: Request) -> Response:
 
 
 def api_routes() -> list[Route]:
-    """The rules API and the catch-all 404 of ``/api/`` (after every other API route)."""
+    """The catch-all 404 of ``/api/`` (after every other API route)."""
     return [
-        Route("/api/rules/{variant}", rules),
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
     ]
 
