@@ -8,6 +8,9 @@ import { h } from "./dom.js";
 import { hasKey, labelText, t, tg } from "./i18n.js";
 
 const HIDDEN_KEYS = new Set(["legal", "game", "seat"]);
+// A list as long as the table has seats is drawn one row per seat when its name says it is per seat, or when its
+// entries are lists or objects (a seat's hand, a seat's record); a plain list of numbers ("hand": [3, 9]) is not.
+const PER_SEAT = /(^|_)(scores?|points|counts?|submitted|alive|left|out|bids|won|tricks_won|placements|places|lives|hands|seats|names|ready|passed|shown|totals?)$/;
 const MAX_DEPTH = 3;
 
 function humanize(key) {
@@ -34,7 +37,8 @@ export function valueEl(value, ctx, depth = 0, key = "") {
     if (!value.length) return h("span", { class: "muted" }, t("generic.empty"));
     if (value.every(isCardName)) return h("span", { class: "card-row", testid: key ? `view-cards-${key}` : null }, value.map((c) => cardEl(c, { size: "sm" })));
     const seats = ctx.seats || 0;
-    if (seats && value.length === seats && depth === 0) {
+    const nested = value.some((v) => v === null || typeof v === "object");
+    if (seats && value.length === seats && depth === 0 && (nested || PER_SEAT.test(key))) {
       return h(
         "ul",
         { class: "kv-seats" },
