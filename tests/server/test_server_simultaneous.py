@@ -7,7 +7,7 @@ seat's sealed card reaches the other seat before both have submitted.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,10 @@ def _card(state: Message) -> dict[str, int]:
     action: dict[str, int] = legal[0]["action"]
     assert set(legal[0]["label"]) == {"key", "params", "text"}
     return action
+
+
+def _past(round_no: int) -> Callable[[Message], bool]:
+    return lambda m: m["view"]["round"] > round_no or m["view"]["placements"] is not None
 
 
 def _lances(srv: LiveServer, rounds: int, clock_s: int = 300) -> tuple[Client, Client, Message, Message]:
@@ -51,8 +55,8 @@ def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv:
         assert seen_b["view"]["submitted"] == [True, False]
         assert [e for e in bia.received if e["type"] == "error"] == []
         bia.send("action", action=_card(state_b), version=version_b)
-        state_a = wait_state(ana, lambda m, r=round_no: m["view"]["round"] > r or m["view"]["placements"] is not None)
-        state_b = wait_state(bia, lambda m, r=round_no: m["view"]["round"] > r or m["view"]["placements"] is not None)
+        state_a = wait_state(ana, _past(round_no))
+        state_b = wait_state(bia, _past(round_no))
         reveal = next(e for e in state_a["events"] if e["type"] == "reveal")
         assert reveal["cards"][0] == card_a["card"]
     assert ana.wait_type("match_end")["placements"] == state_a["view"]["placements"]
