@@ -246,7 +246,7 @@ def test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing(
     )
     seat = data.draw(st.one_of(st.integers(-2, n + 1), JUNK))
     try:
-        apply_entry(game, state, seat, message)  # type: ignore[arg-type]
+        apply_entry(game, state, seat, message)
     except EngineError as err:
         assert CODE.match(err.code), err.code
         assert str(err)

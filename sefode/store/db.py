@@ -254,10 +254,6 @@ class Store:
                 results.append(err)
         return results
 
-    def update_match_seats(self, match_id: str, seats: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(t.matches.update().where(t.matches.c.id == match_id).values(seats=seats))
-
     def load_match(self, match_id: str) -> StoredMatch | None:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(t.matches).where(t.matches.c.id == match_id)).mappings().first()
@@ -282,11 +278,3 @@ class Store:
             outcome=row["outcome"],
             actions=[(int(a[0]), dict(a[1]), str(a[2])) for a in acts],
         )
-
-    def open_match_ids(self) -> list[str]:
-        """Matches not finished yet, oldest first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(t.matches.c.id).where(t.matches.c.ended_at.is_(None)).order_by(t.matches.c.started_at)
-            ).all()
-        return [str(r[0]) for r in rows]
