@@ -1,4 +1,5 @@
-"""The store is the bottom layer: nothing under ``sefode/store/`` imports accounts or awards (issue 8 §7).
+"""Layers (issue 8 §2 and §7): nothing under ``sefode/store/`` imports accounts or awards, and awards and accounts
+name no game and read no game's options.
 
 Checked on the source (every ``import`` and ``from … import``, at any depth, also inside functions), so a lazy
 import cannot hide; and at run time, the store resolves account sessions only through a registered resolver.
@@ -7,6 +8,7 @@ import cannot hide; and at run time, the store resolves account sessions only th
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +59,22 @@ def test_importing_the_store_loads_neither_accounts_nor_awards() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_awards_and_accounts_name_no_game_and_read_no_options() -> None:
+    """Awards read seats and the stored Outcome alone (issue 8 §2): no game's name, no ``matches.options``, no
+    game option key (``teams``, ``variant``) anywhere in ``sefode/accounts`` or ``sefode/awards``."""
+    from sefode.engine import game_names
+
+    root = STORE.parent
+    names = game_names()
+    assert names  # the registry found the built-in games
+    words = [re.compile(rf"\b{re.escape(n)}\b", re.IGNORECASE) for n in names]
+    words += [re.compile(p) for p in (r"c\.options\b", r"[\"']teams[\"']", r"[\"']variant[\"']", r"7 ?letras")]
+    found = {
+        str(f.relative_to(root)): [w.pattern for w in words if w.search(f.read_text())]
+        for package in ("accounts", "awards")
+        for f in sorted((root / package).rglob("*.py"))
+    }
+    assert len(found) >= 10
+    assert {f: hits for f, hits in found.items() if hits} == {}
