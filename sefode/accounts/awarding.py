@@ -72,7 +72,12 @@ def _is_join(action: object) -> bool:
 def seats_at_start(conn: sa.Connection, match_id: str, seats: int) -> int:
     """How many seats the match had when it started: its seats less the late arrivals, who take the next seat
     with a platform join each (the stored actions say how many)."""
-    rows = conn.execute(sa.select(s.actions.c.action).where(s.actions.c.match_id == match_id))
+    rows = conn.execute(
+        sa.select(s.actions.c.action).where(
+            s.actions.c.match_id == match_id,
+            sa.cast(s.actions.c.action, sa.Text).like('%"join"%'),  # a cheap first cut; _is_join decides
+        )
+    )
     return seats - sum(1 for (action,) in rows if _is_join(action))
 
 
