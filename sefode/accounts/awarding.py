@@ -87,7 +87,8 @@ def seat_results(seats: Sequence[dict[str, Any]], outcome: Outcome, start: int) 
     A seat is human when it holds a player id (``bot`` is set for seats filled by a bot). Its unit is the index of
     the unit holding it in ``outcome.units`` (every seat alone when the game has none): teams are never
     re-derived. Seats numbered ``start`` and beyond joined late."""
-    unit_of = {seat: i for i, unit in enumerate(outcome.unit_list()) for seat in unit}
+    units = outcome.unit_list()
+    unit_of = {seat: i for i, unit in enumerate(units) for seat in unit}
     out: list[SeatResult] = []
     for seat, place in enumerate(outcome.placements):
         occ = seats[seat] if seat < len(seats) else {}
@@ -99,7 +100,7 @@ def seat_results(seats: Sequence[dict[str, Any]], outcome: Outcome, start: int) 
                 player=str(player) if human else f"bot:{seat}",
                 place=int(place),
                 human=human,
-                unit=unit_of.get(seat, seat),
+                unit=unit_of.get(seat, len(units) + seat),  # a seat no unit names: alone
                 seated_at_start=seat < start,
             )
         )
