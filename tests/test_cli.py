@@ -372,3 +372,17 @@ def test_replay_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, err
     assert "Traceback" not in err
+
+
+def test_simulate_plays_the_plugin_game_installed_as_its_own_distribution() -> None:
+    """The sealed-bid plugin (plugins/sefode-lances) is found through its entry point: no edit of the project."""
+    proc = run("simulate", "--game", "lances", "--seats", "hard,random", "--option", "rounds=2", "--matches", "4",
+               "--think-ms", "5", "--seed", "1", "--json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = one_json_object(proc.stdout)
+    assert out["matches"] == 4 and [s["player"] for s in out["seats"]] == ["hard", "random"]
+    assert out["decisions"] == 4 * 2 * 2  # two seats, two rounds, one sealed card each
+    listed = run("games", "--json")
+    assert listed.returncode == 0
+    games = {g["name"]: g for g in json.loads(listed.stdout)["games"]}
+    assert games["lances"]["turns"] == "simultaneous" and "fodinha" in games

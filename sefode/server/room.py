@@ -645,9 +645,11 @@ class Room:
         before = game.seats(run.state)
         try:
             if isinstance(action, dict):
+                label = next(iter(action))
                 events = apply_entry(game, run.state, seat, action)
                 entry = dict(action)
             else:
+                label = _label(game, run.state, seat, action)
                 events = game.apply(run.state, seat, action)
                 entry = game.action_json(run.state, action)
         except EngineError as err:
@@ -684,7 +686,9 @@ class Room:
         run.record(events)
         started = run.advance(seat)
         self._start_clocks(started)
-        logs.event("match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source)
+        logs.event(
+            "match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source, action=label
+        )
         if seats_changed:
             await self.save()
             self.send_room()
@@ -911,3 +915,11 @@ def _with_played_for(events: list[dict[str, Any]], seat: int, source: str) -> li
     if source in ("clock", "absent"):
         return [{"type": "played_for", "seat": seat, "reason": source}, *events]
     return events
+
+
+def _label(game: Game[Any], state: Any, seat: int, action: int) -> str:
+    """The action's readable label for the logs; never fails (the engine has not checked the action yet)."""
+    try:
+        return str(game.describe_action(state, seat, action).get("text", ""))
+    except Exception:
+        return str(action)
