@@ -359,7 +359,7 @@ class Hub:
         elif kind == "action":
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
-            room.chat(pid, msg["text"])
+            await room.chat(pid, msg["text"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
 RECAP_EVENTS = 30
+CHAT_KEPT = 50
+"""Chat messages kept with a room and sent again to whoever (re)enters it."""
 DEFAULT_LEVEL = "normal"
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
@@ -148,6 +150,8 @@ class Room:
         self.current_match: str | None = data.get("current_match")
         self.last_match: dict[str, Any] | None = data.get("last_match")
         self.created_at: int = data.get("created_at") or logs.now_ms()
+        self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -172,6 +176,8 @@ class Room:
             "current_match": self.current_match,
             "last_match": self.last_match,
             "created_at": self.created_at,
+            "chat": list(self.chat_log),
+            "chat_count": self.chat_count,
         }
 
     async def save(self) -> None:
@@ -410,6 +416,8 @@ class Room:
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
+                conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
@@ -722,15 +730,20 @@ class Room:
             self.send_state([])
 
     # ------------------------------------------------------------------ chat and pause
-    def chat(self, player_id: str, text: str) -> None:
-        self.broadcast(
-            {
+    async def chat(self, player_id: str, text: str) -> None:
+        """Store the message with the room (the last ``CHAT_KEPT``), then send it to everyone in the room."""
+        async with self.lock:
+            self.chat_count += 1
+            message = {
                 "type": "chat",
+                "id": self.chat_count,
                 "from": {"player_id": player_id, "name": self.hub.names.get(player_id)},
                 "text": text,
                 "at": logs.now_ms(),
             }
-        )
+            self.chat_log.append(message)
+            await self.save()
+            self.broadcast(message)
 
     def pause_voters(self) -> set[str]:
         run = self.match
