@@ -34,8 +34,10 @@ PAGES = (
 @api
 async def rules(request: Request) -> Response:
     variant = request.path_params["variant"]
+    if len(variant) > 64 or not variant.isascii() or not variant.replace("-", "").replace("_", "").isalnum():
+        raise ClientError("rules/not_found", "there is no such rules page")
     path = rules_dir(request) / f"{variant}.md"
-    if not variant.replace("-", "").replace("_", "").isalnum() or not path.is_file():
+    if not path.is_file():
         raise ClientError("rules/not_found", f"there is no rules page for {variant!r}")
     return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
