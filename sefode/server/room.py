@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns, apply_entry, get_game
@@ -44,15 +45,13 @@ def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def hash_password(password: str, salt: str | None = None) -> str:
-    salt = salt or secrets.token_hex(8)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 50_000).hex()
-    return f"{salt}${digest}"
+def hash_password(password: str) -> str:
+    """A room password's hash: argon2id, the accounts' hasher (``sefode.accounts.passwords``)."""
+    return passwords.hash_password(password)
 
 
 def check_password(password: str, stored: str) -> bool:
-    salt, _, _ = stored.partition("$")
-    return secrets.compare_digest(hash_password(password, salt), stored)
+    return passwords.verify_password(stored, password)
 
 
 @dataclass
@@ -567,22 +566,29 @@ class Room:
                 else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
                 for s in self.seats
             ]
-            self.match_count += 1
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
             await self.hub.db(
                 self.hub.store.create_match,
                 match_id,
                 self.id,
-                self.match_count,
+                self.match_count + 1,
                 game.name,
                 game.options(state),
                 seed,
                 setup,
                 occupants,
             )
+            previous = self.current_match
+            self.match_count += 1
             self.current_match = match_id
-            await self.save()
+            try:
+                await self.save()
+            except Exception:
+                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
+                self.match_count -= 1
+                self.current_match = previous
+                raise
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,
