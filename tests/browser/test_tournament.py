@@ -19,6 +19,7 @@ from .conftest import DESKTOP, MOBILE, Server
 from .helpers import Client, catalogue, create_invite_room, open_client, play_until_over, shoot, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
+"""The page's catalogue merged with the games' (the replay's bid and trick texts are Fodinha's)."""
 
 
 def snap(page: Page, folder: Path, name: str) -> None:
