@@ -735,9 +735,12 @@ export async function renderRoom(ctx, roomId) {
         drawAll();
         break;
       case "chat":
+        // The room's stored chat comes again (marked recap) on every join: keep each message once, by its id.
+        if (msg.id !== undefined && rs.chat.some((m) => m.id === msg.id)) break;
         rs.chat.push(msg);
+        if (msg.recap && msg.id !== undefined) rs.chat.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
         if (rs.chat.length > 200) rs.chat.shift();
-        if (rs.tab !== "chat") rs.unread += 1;
+        if (rs.tab !== "chat" && !msg.recap) rs.unread += 1;
         drawChat();
         drawTabs();
         break;
