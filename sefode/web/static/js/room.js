@@ -199,8 +199,11 @@ export async function renderRoom(ctx, roomId) {
   };
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
+    if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
+      toast(t("error.offline"), "error");
+      return;
+    }
     rs.pendingAction = true;
-    send({ type: "action", action, version: rs.state.version });
     drawMain();
   }
 
