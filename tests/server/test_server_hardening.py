@@ -16,6 +16,7 @@ from server_helpers import LiveServer, postgres_url, running_server
 from table_helpers import table
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from sefode.server import text
 
@@ -99,7 +100,7 @@ def test_a_lone_surrogate_room_name_is_refused_and_the_lobby_keeps_working(any_d
 def test_lone_surrogates_and_nul_in_messages_are_refused_and_change_nothing(srv: LiveServer) -> None:
     """Defect 1: the same string as a team name made joins fail, and ``start`` started a match while answering
     ``server/error``."""
-    room_id, (ana, bia, carl, dani) = table(srv, ["Ana", "Bia", "Carl", "Dani"], {"players": 4, "teams": True})
+    room_id, (ana, _bia, _carl, _dani) = table(srv, ["Ana", "Bia", "Carl", "Dani"], {"players": 4, "teams": True})
     room = srv.hub.rooms[room_id]
     before = json.dumps(room.data(), sort_keys=True)
     for raw in (
@@ -127,7 +128,7 @@ def test_lone_surrogates_and_nul_in_messages_are_refused_and_change_nothing(srv:
 
 def test_a_server_error_on_start_leaves_the_room_between_matches(srv: LiveServer, monkeypatch: Any) -> None:
     """Defect 1: ``start`` answered ``server/error … nothing was changed`` yet the match started."""
-    room_id, (ana, bia) = table(srv, ["Ana", "Bia"], {"players": 2})
+    room_id, (ana, _bia) = table(srv, ["Ana", "Bia"], {"players": 2})
     room = srv.hub.rooms[room_id]
     store = srv.hub.store
     real_save = store.save_room
@@ -339,9 +340,9 @@ def test_cross_origin_posts_and_websockets_are_refused(srv: LiveServer) -> None:
     assert own.status_code == 200
     srv.http.cookies.clear()
     with pytest.raises(InvalidStatus) as refused:
-        connect(srv.ws_url, origin="https://evil.example", open_timeout=20)  # type: ignore[arg-type]
+        connect(srv.ws_url, origin=Origin("https://evil.example"), open_timeout=20)
     assert refused.value.response.status_code == 403
-    with connect(srv.ws_url, origin=srv.url, open_timeout=20) as ws:  # type: ignore[arg-type]
+    with connect(srv.ws_url, origin=Origin(srv.url), open_timeout=20) as ws:
         ws.send(json.dumps({"type": "auth", "token": ana.token}))
         assert json.loads(ws.recv(timeout=20))["type"] == "hello"
 
@@ -377,3 +378,23 @@ def test_room_passwords_are_argon2() -> None:
     stored = hash_password("segredo")
     assert stored.startswith("$argon2id$")
     assert check_password("segredo", stored) and not check_password("segred0", stored)
+
+
+def test_the_history_and_its_seed_wait_for_the_end_of_the_match(srv: LiveServer) -> None:
+    """docs/security.md, "What a spectator sees": the seed is published with the history only once the match is over."""
+    room_id, (ana, bia) = table(srv, ["Ana", "Bia"], {"players": 2})
+    ana.send("start")
+    state = ana.wait_type("state")
+    match_id = state["match_id"]
+    run = srv.hub.rooms[room_id].match
+    assert run is not None
+    seed = run.seed
+    for path in (f"/api/matches/{match_id}/history", f"/api/matches/{match_id}/replay"):
+        answer = srv.http.get(path)
+        assert answer.status_code == 409 and code_of(answer) == "match/not_over"
+        assert str(seed) not in answer.text
+    spectator = srv.player("Spec").connect()
+    spectator.join(room_id, invite=srv.hub.rooms[room_id].invite_token)
+    watched = spectator.wait_type("state")
+    assert watched["seat"] is None and str(seed) not in json.dumps(watched)
+    assert str(seed) not in json.dumps(bia.wait_type("state") if bia.state is None else bia.state)
