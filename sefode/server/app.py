@@ -1,7 +1,7 @@
 """The ASGI application: HTTP API, WebSocket ``/ws``, the browser client's files and the rules pages.
 
 The routes live in ``sefode.server.routes`` (one module per area); ``create_app`` only builds the hub and assembles
-them. Handlers reach the server through ``request.app.state`` (``hub``, ``static_dir``, ``rules_dir``).
+them. Handlers reach the server through ``request.app.state`` (``hub``, ``static_dir``).
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ import sefode
 from sefode.server import logs
 from sefode.server.hub import Hub
 from sefode.server.limits import Limiter, Limits
-from sefode.server.routes import matches, openapi, pages, rooms, session, ws
+from sefode.server.routes import games, matches, openapi, pages, rooms, session, ws
 from sefode.server.routes.common import COOKIE
 from sefode.server.security import Security
 from sefode.store import Store
 
-__all__ = ["COOKIE", "RULES", "STATIC", "create_app"]
+__all__ = ["COOKIE", "STATIC", "create_app"]
 
 STATIC = Path(sefode.__file__).parent / "web" / "static"
-RULES = Path(sefode.__file__).parents[1] / "docs" / "rules"
 
 
 def _extra_routes() -> list[Any]:
@@ -50,7 +49,6 @@ def create_app(
     bot_processes: int = 1,
     pause_limit_s: float = 15 * 60,
     static_dir: Path | None = None,
-    rules_dir: Path | None = None,
     echo: bool = False,
     log: bool = True,
     public_url: str | None = None,
@@ -91,6 +89,7 @@ def create_app(
         *session.routes(),
         *rooms.routes(),
         *matches.routes(),
+        *games.routes(),
         *pages.api_routes(),
         *ws.routes(),
         *pages.page_routes(static),
@@ -101,5 +100,4 @@ def create_app(
     app.state.limiter = Limiter(limits)
     app.state.public_url = public_url
     app.state.static_dir = static
-    app.state.rules_dir = rules_dir or RULES
     return app

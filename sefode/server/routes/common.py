@@ -47,11 +47,6 @@ def static_dir(conn: HTTPConnection) -> Path:
     return path
 
 
-def rules_dir(conn: HTTPConnection) -> Path:
-    path: Path = conn.app.state.rules_dir
-    return path
-
-
 def token(conn: HTTPConnection) -> str | None:
     """The session token: ``Authorization: Bearer`` or the session cookie (never the URL, which logs keep)."""
     auth = conn.headers.get("authorization", "")

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.engine import get_game
-from sefode.history import export, replay
+from sefode.history import export, rebuild, replay
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, hub_of
@@ -23,9 +23,7 @@ async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
     if stored.ended_at is None:
         raise ClientError("match/not_over", "the history is published when the match is over")
     game = get_game(stored.game)
-    state = game.new_match(stored.options, stored.seed, stored.setup)
-    for seat, action_json, _source in stored.actions:
-        game.apply(state, seat, game.parse_action(state, seat, action_json))
+    state = rebuild(game, stored.options, stored.seed, stored.setup, [(s, a) for s, a, _ in stored.actions])
     return export(game, state)
 
 

@@ -10,8 +10,7 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, error, rules_dir, static_dir
+from sefode.server.routes.common import error, static_dir
 
 PLACEHOLDER = (
     "<!doctype html><html lang='pt-BR'><head><meta charset='utf-8'><title>Se Fode</title></head>"
@@ -21,7 +20,7 @@ PAGES = (
     "/",
     "/room/{room_id}",
     "/invite/{token}",
-    "/rules/{variant}",
+    "/rules/{page}",
     "/leaderboard",
     "/account",
     "/profile",
@@ -29,17 +28,6 @@ PAGES = (
     "/replay/{match_id}",
 )
 """The client's pages: each serves ``index.html``, the client routes from the path."""
-
-
-@api
-async def rules(request: Request) -> Response:
-    variant = request.path_params["variant"]
-    if len(variant) > 64 or not variant.isascii() or not variant.replace("-", "").replace("_", "").isalnum():
-        raise ClientError("rules/not_found", "there is no such rules page")
-    path = rules_dir(request) / f"{variant}.md"
-    if not path.is_file():
-        raise ClientError("rules/not_found", f"there is no rules page for {variant!r}")
-    return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
 
 async def api_not_found(request: Request) -> Response:
@@ -55,14 +43,22 @@ async def page(request: Request) -> Response:
     return HTMLResponse(PLACEHOLDER)
 
 
+async def unknown_page(request: Request) -> Response:
+    """Any other path: the client's page with status 404, so it shows its "page not found" screen in the page's
+    language with a link home (a plain-text "Not Found" helps nobody)."""
+    index = static_dir(request) / "index.html"
+    if index.is_file():
+        return FileResponse(index, media_type="text/html", status_code=404)
+    return HTMLResponse(PLACEHOLDER, status_code=404)
+
+
 async def no_static(request: Request) -> Response:
     return PlainTextResponse("not found", status_code=404)
 
 
 def api_routes() -> list[Route]:
-    """The rules API and the catch-all 404 of ``/api/`` (after every other API route)."""
+    """The catch-all 404 of ``/api/`` (after every other API route)."""
     return [
-        Route("/api/rules/{variant}", rules),
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
     ]
 
@@ -74,4 +70,5 @@ def page_routes(static: Path) -> list[Any]:
         routes.append(Mount("/static", StaticFiles(directory=str(static)), name="static"))
     else:
         routes.append(Route("/static/{path:path}", no_static))
+    routes.append(Route("/{path:path}", unknown_page))
     return routes

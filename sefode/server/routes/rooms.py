@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from sefode.engine import EngineError, game_names, get_game
 from sefode.server import logs, text
 from sefode.server.hub import Hub
 from sefode.server.limits import client_of, limiter_of
@@ -88,7 +89,7 @@ async def create_room(request: Request) -> Response:
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
     room_name = checked(text.room_name, data.get("name", "Mesa"))
-    game = data.get("game", "fodinha")
+    game = data.get("game", default_game())
     if not isinstance(game, str) or len(game) > 64:
         raise ClientError("message/invalid", "'game' must be the name of a game")
     options = data.get("options", {})
@@ -133,32 +134,55 @@ async def create_room(request: Request) -> Response:
 
 @api
 async def solo(request: Request) -> Response:
+    """A solo table: the caller at seat 0, bots on every other seat, the match started at once.
+
+    Body: ``{"game"?, "options"?, "bots", "level", "clock_s"?}``; option keys of the game may also be given at the
+    top level (``{"variant": "7letras"}``, as protocol 1 had them)."""
     hub = hub_of(request)
     player_id, nick = await me(request)
     data = await body(request)
-    unknown = sorted(set(data) - {"variant", "bots", "level", "teams", "clock_s"})
+    game_name = data.get("game", default_game())
+    try:
+        game = get_game(game_name)
+    except EngineError as err:
+        raise ClientError(err.code, str(err)) from None
+    spec = game.spec
+    option_keys = {o.key for o in spec.options} - {spec.seats_option}
+    unknown = sorted(set(data) - {"game", "options", "bots", "level", "clock_s"} - option_keys)
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
-    variant = data.get("variant", "sefode")
-    count = data.get("bots", 3)
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ClientError("message/invalid", "'options' must be a JSON object")
+    options = {**options, **{k: v for k, v in data.items() if k in option_keys}}
+    most = spec.max_seats - 1
+    count = data.get("bots", min(3, most) if spec.seats_option is not None else most)
     level = data.get("level", "normal")
-    teams = data.get("teams", False)
     clock_s = data.get("clock_s", 60)
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 7:
-        raise ClientError("message/invalid", "'bots' must be a whole number from 1 to 7")
-    if level not in LEVELS:
-        raise ClientError("message/invalid", f"'level' is one of {', '.join(LEVELS)}")
-    if not isinstance(teams, bool):
-        raise ClientError("message/invalid", "'teams' must be true or false")
+    if isinstance(count, bool) or not isinstance(count, int) or not spec.min_seats - 1 <= count <= most:
+        raise ClientError("message/invalid", f"'bots' must be a whole number from {spec.min_seats - 1} to {most}")
+    if count < 1:
+        raise ClientError("message/invalid", "'bots' must be at least 1")
+    if level not in spec.bot_levels:
+        raise ClientError("message/invalid", f"'level' is one of {', '.join(spec.bot_levels)}")
     if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not 5 <= clock_s <= 300:
         raise ClientError("message/invalid", "'clock_s' must be a whole number of seconds from 5 to 300")
+    if spec.seats_option is not None:
+        options[spec.seats_option] = count + 1
+    elif count + 1 != spec.min_seats:
+        seats = spec.min_seats
+        raise ClientError("message/invalid", f"this game is played by {seats}: 'bots' must be {seats - 1}")
     _may_create(request, hub, player_id)
-    options = {"variant": variant, "players": count + 1, "teams": teams}
     bots = {seat: level for seat in range(1, count + 1)}
     title = f"Solo: {nick}"
-    room = await hub.create_room(player_id, title, "fodinha", options, bots, clock_s, "invite", None, True)
+    room = await hub.create_room(player_id, title, game.name, options, bots, clock_s, "invite", None, True)
     await room.start(player_id)
     return JSONResponse({"room_id": room.id})
+
+
+def default_game() -> str:
+    """The game of a room or solo table whose request names none: the first one ``GET /api/games`` lists."""
+    return game_names()[0]
 
 
 @api
