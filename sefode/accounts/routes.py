@@ -389,6 +389,9 @@ async def room_tournament(request: Request) -> Response:
 
     data = await _tx(request, run) if len(room_id) <= 32 else None
     if data is None:
+        if request.query_params.get("missing") == "null":
+            # The room page asks on every room: a room without a tournament is normal there, not an error.
+            return JSONResponse(None)
         raise AccountError("tournament/not_found", "this room has no tournament", 404)
     return JSONResponse(data)
 

@@ -1,6 +1,6 @@
 """The client's texts: both catalogues hold the same keys (the page's, and each game's), every key the shell uses is in
-the page's catalogue and every key a game's module uses is in its own or the page's, and the rules pages' small
-Markdown renderer draws headings, paragraphs, lists, tables, bold and italic."""
+the page's catalogue and every key a game's module uses is in its own or the page's, and the rules pages (rendered by
+the server with markdown-it-py) are drawn with headings, paragraphs, lists, tables, bold and italic, raw HTML escaped."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Route, expect
+
+from sefode.server.routes.games import render_markdown
 
 from .conftest import Server
 from .helpers import open_client, shoot, wait_ready
@@ -95,11 +97,9 @@ def test_page_shell_has_no_hard_coded_text_outside_the_catalogues() -> None:
     assert text.split() == []
 
 
-def test_rules_markdown_renderer_draws_headings_lists_tables_and_emphasis(browser: Browser, server: Server) -> None:
+def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emphasis(browser: Browser, server: Server) -> None:
     client = open_client(browser, server.url)
     page = client.page
-    page.goto("/")
-    wait_ready(page)
     markdown = "\n".join(
         [
             "# Se Fode",
@@ -124,27 +124,35 @@ def test_rules_markdown_renderer_draws_headings_lists_tables_and_emphasis(browse
             "",
             "> vale 2",
             "",
-            "[regras](/rules/7letras) <script>alert(1)</script>",
+            "[regras](/rules/7letras) [x](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror=alert(1)>",
         ]
     )
-    html = page.evaluate(
-        """async (text) => {
-          const { renderMarkdown } = await import('/static/js/markdown.js');
-          const box = document.createElement('div');
-          box.appendChild(renderMarkdown(text));
-          return box.innerHTML;
-        }""",
-        markdown,
-    )
+    served = render_markdown(markdown)  # the server's renderer (markdown-it-py)
+
+    def fake_rules(route: Route) -> None:
+        assert parse_qs(urlsplit(route.request.url).query).get("format") == ["html"]
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=served)
+
+    page.route("**/api/rules/*", fake_rules)
+    page.goto("/rules/sefode")
+    wait_ready(page)
+    body = page.get_by_test_id("rules-body")
+    expect(body.locator("h1")).to_have_text("Se Fode")
+    html = body.evaluate("el => el.innerHTML")
     assert isinstance(html, str)
     assert "<h1>Se Fode</h1>" in html and "<h2>Manilhas</h2>" in html
-    assert "<p>Um <strong>jogo</strong> de <em>vazas</em> com <em>manilhas</em> e <code>4c</code>. continua" in html
-    assert "<ul><li>4c, o <strong>zap de paus</strong></li><li>7h<ul><li>copas</li></ul></li></ul>" in html
-    assert "<ol><li>primeiro</li><li>segundo</li></ol>" in html
-    assert "<th>carta</th>" in html and '<td style="text-align: right;">2</td>' in html
-    assert "<blockquote><p>vale 2</p></blockquote>" in html
-    assert '<a href="/rules/7letras" rel="noopener">regras</a>' in html
+    assert "<p>Um <strong>jogo</strong> de <em>vazas</em> com <em>manilhas</em> e <code>4c</code>." in html
+    assert "<strong>zap\nde paus</strong>" in html or "<strong>zap de paus</strong>" in html
+    assert body.locator("ul > li > ul > li").inner_text() == "copas"
+    assert body.locator("ol > li").all_inner_texts() == ["primeiro", "segundo"]
+    assert "<th>carta</th>" in html and '<td style="text-align:right">2</td>' in html.replace(": ", ":").replace(";", "")
+    assert body.locator("blockquote p").inner_text() == "vale 2"
+    link = body.locator("a", has_text="regras")
+    assert link.get_attribute("href") == "/rules/7letras" and link.get_attribute("rel") == "noopener"
+    assert body.locator("a[href^='javascript']").count() == 0
     assert "<script>" not in html and "&lt;script&gt;" in html
+    assert body.locator("img").count() == 0
+    assert client.errors == []
     client.close()
 
 
@@ -177,11 +185,13 @@ def test_rules_page_renders_the_markdown_the_api_serves_for_each_variant(browser
         url = urlsplit(route.request.url)
         variant = url.path.rsplit("/", 1)[1]
         assert parse_qs(url.query).get("lang") == ["pt-BR"], "the rules page asks in the page's language"
+        assert parse_qs(url.query).get("format") == ["html"], "the rules page asks for the server's HTML"
         served.append(variant)
         route.fulfill(
             status=200,
-            content_type="text/markdown; charset=utf-8",
-            body=f"# Regras {variant}\n\n| carta | força |\n| --- | --- |\n| 4c | **zap** |\n",
+            content_type="text/html; charset=utf-8",
+            body=f"<h1>Regras {variant}</h1>\n<table><thead><tr><th>carta</th><th>força</th></tr></thead>"
+            "<tbody><tr><td>4c</td><td><strong>zap</strong></td></tr></tbody></table>\n",
         )
 
     page.route("**/api/rules/*", fake_rules)
@@ -211,5 +221,25 @@ def test_rules_pages_of_both_variants_render_without_markdown_left_over(
         text = body.inner_text()
         assert "**" not in text and "| ---" not in text
         shoot(page, artifacts, f"rules-{variant}")
+    assert client.errors == []
+    client.close()
+
+
+def test_rules_page_follows_the_language_switch(browser: Browser, server: Server) -> None:
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/rules/sefode")
+    wait_ready(page)
+    body = page.get_by_test_id("rules-body")
+    expect(body.locator("h1")).to_have_count(1)
+    pt_title = body.locator("h1").inner_text()
+    assert body.get_attribute("lang") == "pt-BR"
+    page.get_by_test_id("lang-toggle").click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    expect(body.locator("h1")).to_have_count(1)
+    expect(page.get_by_test_id("rules-body")).to_have_attribute("lang", "en")
+    en_title = page.get_by_test_id("rules-body").locator("h1").inner_text()
+    english = (ROOT / "sefode/games/fodinha/rules/sefode.en.md").read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+    assert en_title == english and en_title != pt_title
     assert client.errors == []
     client.close()

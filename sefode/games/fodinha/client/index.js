@@ -2,7 +2,7 @@
 // texts, the platform controls it offers and when, its rule between option fields, and its part of the replay viewer.
 // The shell (sefode/web/static/js/room.js) loads it from /games/fodinha/client/index.js; the contract is in
 // docs/client-modules.md.
-import { TRICK_COLLECT_MS, TRICK_SHOW_MS, renderTable } from "./table.js";
+import { SUMMARY_MS, VIRA_MS, renderTable, trickCollectMs, trickShowMs } from "./table.js";
 import { eventText, eventToasts, renderScore, renderTricks } from "./panels.js";
 import { renderReplay } from "./replay.js";
 
@@ -18,7 +18,23 @@ export function onState(ctx) {
     ctx.memory.resolving = { event: tricks[tricks.length - 1], since: Date.now() };
     // Draw again once the trick is collected, so the felt is clear even if nothing else happens.
     clearTimeout(ctx.memory.resolveTimer);
-    ctx.memory.resolveTimer = setTimeout(() => ctx.redraw(), TRICK_SHOW_MS + TRICK_COLLECT_MS + 20);
+    ctx.memory.resolveTimer = setTimeout(() => ctx.redraw(), trickShowMs() + trickCollectMs() + 20);
+  }
+  // The end of a hand: its summary (and who went out); a vira turned in a one-card 7 Letras round.
+  const ends = ctx.events.filter((ev) => ev.type === "hand_end");
+  const last = ctx.view && ctx.view.last_hand;
+  if (ends.length && last && ctx.view.phase !== "over") {
+    ctx.memory.summary = { record: last, since: Date.now() };
+    const out = ends.flatMap((ev) => ev.out || []);
+    if (out.length) ctx.memory.knockout = { seats: out, since: Date.now() };
+    clearTimeout(ctx.memory.summaryTimer);
+    ctx.memory.summaryTimer = setTimeout(() => ctx.redraw(), SUMMARY_MS + 20);
+  }
+  const vira = ctx.events.filter((ev) => ev.type === "vira").pop();
+  if (vira && ctx.view && ctx.view.variant === "7letras") {
+    ctx.memory.vira = { card: vira.card, since: Date.now() };
+    clearTimeout(ctx.memory.viraTimer);
+    ctx.memory.viraTimer = setTimeout(() => ctx.redraw(), VIRA_MS + 20);
   }
   eventToasts(ctx);
 }

@@ -7,8 +7,27 @@ import { t, tn } from "/static/js/i18n.js";
 import { clockEl, polar, seatAngle, seatInfo, seatName, teamOf } from "/static/js/seats.js";
 
 const LETTERS = ["F", "O", "D", "A", "S", "S", "E"];
-export const TRICK_SHOW_MS = 1100;
-export const TRICK_COLLECT_MS = 500;
+export const TRICK_SHOW_MS = 1000;
+export const TRICK_COLLECT_MS = 450;
+/** How long the end-of-hand summary and a turned vira stay unless dismissed. */
+export const SUMMARY_MS = 6000;
+export const VIRA_MS = 3500;
+
+/** With reduced motion the trick is still shown, for a shorter, still clear, pause and with no slide. */
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+export function trickShowMs() {
+  return reducedMotion() ? 400 : TRICK_SHOW_MS;
+}
+export function trickCollectMs() {
+  return reducedMotion() ? 0 : TRICK_COLLECT_MS;
+}
+
+/** RULINGS §1: Se Fode plays clockwise, 7 Letras counter-clockwise; the seats are drawn in that direction. */
+export function direction(view) {
+  return view.variant === "7letras" ? -1 : 1;
+}
 
 /** Lives as hearts (Se Fode) or the letters F-O-D-A-S-S-E taken (7 Letras). */
 export function scoreEl(view, seat) {
@@ -31,8 +50,44 @@ export function scoreEl(view, seat) {
   return h("span", { class: "hearts", title: label, "aria-label": label, testid: `score-${seat}` }, hearts);
 }
 
+/** Pairs (Se Fode Junto): each pair's seats, shared score, combined bid and tricks. */
+export function pairsOf(view) {
+  if (!Array.isArray(view.teams)) return [];
+  const units = new Map();
+  view.teams.forEach((unit, seat) => {
+    if (unit === null || unit === undefined) return;
+    if (!units.has(unit)) units.set(unit, { unit, seats: [], bid: 0, bidKnown: true, won: 0, score: view.scores[seat], alive: false });
+    const pair = units.get(unit);
+    pair.seats.push(seat);
+    if (view.bids[seat] === null || view.bids[seat] === undefined) pair.bidKnown = false;
+    else pair.bid += view.bids[seat];
+    pair.won += view.won[seat] || 0;
+    pair.alive = pair.alive || view.alive[seat];
+  });
+  return [...units.values()];
+}
+
+function pairsBar(ctx, view) {
+  const pairs = pairsOf(view);
+  if (!pairs.length) return null;
+  return h(
+    "div",
+    { class: "pairs-bar", testid: "pairs-bar" },
+    pairs.map((pair) => {
+      const team = ctx.team(pair.seats[0]);
+      return h(
+        "div",
+        { class: `pair${pair.alive ? "" : " out"}`, testid: `pair-${pair.unit}`, style: { "--team": team ? team.colour : null } },
+        h("span", { class: "pair-name", title: team ? team.name : "" }, team ? `${team.symbol} ${team.name}` : t("team.default_name", { n: pair.unit + 1 })),
+        h("span", { class: "pair-score", testid: `pair-score-${pair.unit}` }, scoreEl(view, pair.seats[0])),
+        h("span", { class: "pair-bid", testid: `pair-bid-${pair.unit}` }, pair.bidKnown ? t("table.bid_won", { bid: pair.bid, won: pair.won }) : t("table.pair_won", { won: pair.won })),
+      );
+    }),
+  );
+}
+
 function seatBox(ctx, view, room, seat, base, mySeat) {
-  const angle = seatAngle(seat, view.seats, base);
+  const angle = seatAngle(seat, view.seats, base, direction(view));
   const pos = polar(angle, 41, 39);
   const info = seatInfo(room, seat);
   const team = teamOf(room, view, seat);
@@ -73,9 +128,10 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
       testid: `seat-${seat}`,
       "data-seat": String(seat),
     },
-    h("div", { class: "seat-name", title: seatName(room, seat, mySeat) }, team ? h("span", { class: "team-dot", style: { background: team.colour }, title: team.name }, team.symbol) : null, seatName(room, seat, mySeat, true)),
-    team ? h("div", { class: "seat-team", style: { "--team": team.colour } }, team.name) : null,
-    h("div", { class: "seat-score" }, scoreEl(view, seat)),
+    h("div", { class: "seat-name", title: seatName(room, seat, mySeat) }, team ? h("span", { class: "team-dot", style: { background: team.colour }, "aria-hidden": "true" }, team.symbol) : null, seatName(room, seat, mySeat)),
+    team ? h("div", { class: "seat-team", style: { "--team": team.colour }, title: team.name }, team.name) : null,
+    // In pairs the lives are the pair's: they are drawn once per pair (the pairs bar), not on each seat.
+    team && Array.isArray(view.teams) ? null : h("div", { class: "seat-score" }, scoreEl(view, seat)),
     h(
       "div",
       { class: "seat-bid", testid: `seat-bid-${seat}` },
@@ -89,11 +145,16 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
   );
 }
 
+/** Each played card in front of the seat that played it (further out, and smaller, with many seats). */
+function trickPos(view, seat, base) {
+  const angle = seatAngle(seat, view.seats, base, direction(view));
+  return view.seats >= 6 ? polar(angle, 25, 23) : polar(angle, 18, 19);
+}
+
 function trickCards(plays, view, base, cls, fresh = new Set()) {
   return plays.map(([seat, card], i) => {
-    const angle = seatAngle(seat, view.seats, base);
-    const pos = polar(angle, 17, 19);
-    const el = cardEl(card, { size: "md", manilhas: view.manilhas, testid: `trick-card-${seat}` });
+    const pos = trickPos(view, seat, base);
+    const el = cardEl(card, { size: view.seats >= 6 ? "sm" : "md", manilhas: view.manilhas, testid: `trick-card-${seat}` });
     el.classList.add("in-trick");
     if (cls) el.classList.add(cls);
     if (fresh.has(seat)) el.classList.add("fresh");
@@ -104,7 +165,7 @@ function trickCards(plays, view, base, cls, fresh = new Set()) {
   });
 }
 
-function infoBar(view) {
+function infoBar(ctx, view) {
   const items = [
     h("span", { class: "chip", testid: "hand-number" }, t("table.hand_n", { n: view.hand_number })),
     h("span", { class: "chip" }, tn("table.cards_n", view.cards)),
@@ -127,10 +188,132 @@ function infoBar(view) {
   if (view.trick_value > 1) {
     items.push(h("span", { class: "chip melada", testid: "trick-value" }, t("table.worth", { n: view.trick_value })));
   }
+  const last = lastTrick(view);
+  if (last) {
+    const open = Boolean(ctx.memory.peek);
+    items.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: `chip peek${open ? " active" : ""}`,
+          testid: "last-trick-toggle",
+          "aria-pressed": open ? "true" : "false",
+          onclick: () => {
+            ctx.memory.peek = !ctx.memory.peek;
+            ctx.redraw();
+          },
+        },
+        t("table.last_trick"),
+      ),
+    );
+  }
   return h("div", { class: "info-bar", testid: "info-bar" }, items);
 }
 
-function bidPanel(view, onBid, paused) {
+/** The last trick taken (this hand's, else the last hand's), for the peek. */
+export function lastTrick(view) {
+  if (view.tricks && view.tricks.length) return view.tricks[view.tricks.length - 1];
+  const last = view.last_hand;
+  return last && last.tricks && last.tricks.length ? last.tricks[last.tricks.length - 1] : null;
+}
+
+function peekEl(ctx, view, base) {
+  const trick = lastTrick(view);
+  if (!ctx.memory.peek || !trick) return null;
+  const cards = trickCards(trick.plays, view, base, "peeked");
+  for (const el of cards) el.removeAttribute("data-testid");
+  const index = trick.plays.findIndex(([s]) => s === trick.winner);
+  if (index >= 0) cards[index].classList.add("winner");
+  return h(
+    "div",
+    { class: "trick-peek", testid: "last-trick" },
+    cards,
+    h(
+      "div",
+      { class: "peek-label" },
+      trick.winner === null || trick.winner === undefined ? t("table.melou") : t("table.taken_by", { name: ctx.name(trick.winner) }),
+    ),
+  );
+}
+
+/** Lives (or letters) a seat's unit lost in a finished hand. */
+function lost(view, record, seat) {
+  const pairs = pairsOf({ ...view, bids: record.bids, won: record.won });
+  const pair = pairs.find((p) => p.seats.includes(seat));
+  const bid = pair ? pair.bid : record.bids[seat];
+  const won = pair ? pair.won : record.won[seat];
+  if (bid === null || bid === undefined) return 0;
+  if (view.variant === "7letras") return bid === won ? 0 : 1;
+  return Math.abs(bid - won);
+}
+
+/** The end-of-hand summary: each seat's bid, tricks made and lives (or letters) lost; dismissed or timed out. */
+function summaryEl(ctx, view) {
+  const summary = ctx.memory.summary;
+  if (!summary || view.phase === "over" || Date.now() - summary.since > SUMMARY_MS) return null;
+  const record = summary.record;
+  if (!record || record.number !== (view.last_hand && view.last_hand.number)) return null;
+  const rows = [];
+  for (let s = 0; s < view.seats; s += 1) {
+    if (record.bids[s] === null || record.bids[s] === undefined) continue;
+    const n = lost(view, record, s);
+    rows.push(
+      h(
+        "tr",
+        { class: s === ctx.seat ? "mine" : "" },
+        h("th", { scope: "row", title: ctx.name(s) }, ctx.name(s)),
+        h("td", {}, String(record.bids[s])),
+        h("td", {}, String(record.won[s])),
+        h("td", { class: n ? "lost" : "kept" }, n ? (view.variant === "7letras" ? t("summary.letter") : `−${n}`) : "✓"),
+      ),
+    );
+  }
+  const out = (record.out || []).filter((s) => s !== null && s !== undefined);
+  return h(
+    "div",
+    { class: "hand-summary", testid: "hand-summary", role: "dialog", "aria-label": t("summary.title", { n: record.number }) },
+    h("h3", {}, t("summary.title", { n: record.number })),
+    record.vira ? h("p", { class: "summary-vira" }, t("table.vira"), " ", cardEl(record.vira, { size: "xs" })) : null,
+    record.void
+      ? h("p", {}, t("score.void"))
+      : h(
+          "table",
+          {},
+          h("thead", {}, h("tr", {}, h("th", {}, t("score.player")), h("th", {}, t("score.bid")), h("th", {}, t("score.won")), h("th", {}, view.variant === "7letras" ? t("score.letters") : t("score.lives_head")))),
+          h("tbody", {}, rows),
+        ),
+    out.length ? h("p", { class: "knockout" }, t("summary.knocked_out", { names: out.map((s) => ctx.name(s)).join(", ") })) : null,
+    h(
+      "button",
+      {
+        type: "button",
+        testid: "summary-close",
+        onclick: () => {
+          ctx.memory.summary = null;
+          ctx.redraw();
+        },
+      },
+      t("summary.close"),
+    ),
+  );
+}
+
+/** Someone went out this hand: a banner over the table for a while. */
+function knockoutBanner(ctx, view) {
+  const ko = ctx.memory.knockout;
+  if (!ko || Date.now() - ko.since > SUMMARY_MS || view.phase === "over") return null;
+  return h("div", { class: "knockout-banner", testid: "knockout-banner", role: "status" }, t("summary.knocked_out", { names: ko.seats.map((s) => ctx.name(s)).join(", ") }));
+}
+
+/** A vira just turned (the one-card 7 Letras round): shown big in the middle for a moment. */
+function viraReveal(ctx, view) {
+  const vira = ctx.memory.vira;
+  if (!vira || Date.now() - vira.since > VIRA_MS || view.phase === "over") return null;
+  return h("div", { class: "vira-reveal", testid: "vira-reveal", role: "status" }, h("span", {}, t("table.vira_turned")), cardEl(vira.card, { size: "md" }));
+}
+
+function bidPanel(ctx, view, onBid, paused) {
   const bids = paused ? [] : (view.legal || []).filter((a) => "bid" in a).map((a) => a.bid);
   if (!bids.length && !paused) return null;
   const oneCardSeven = view.variant === "7letras" && view.cards === 1;
@@ -145,6 +328,7 @@ function bidPanel(view, onBid, paused) {
           type: "button",
           class: `bid${forbidden ? " forbidden" : ""}`,
           testid: `bid-${b}`,
+          "data-key": oneCardSeven ? String(b) : String(b),
           disabled: !bids.includes(b),
           title: forbidden ? t("bid.forbidden", { n: b }) : t("bid.bid_n", { n: b }),
           onclick: () => onBid(b),
@@ -156,23 +340,24 @@ function bidPanel(view, onBid, paused) {
   return h(
     "div",
     { class: "bid-panel", testid: "bid-panel" },
-    h("div", { class: "bid-title" }, view.cards === 1 && !oneCardSeven ? t("bid.title_blind") : oneCardSeven ? t("bid.title_seven_one") : t("bid.title")),
-    h("div", { class: "bid-buttons" }, buttons),
+    h("div", { class: "bid-head" }, h("div", { class: "bid-title" }, view.cards === 1 && !oneCardSeven ? t("bid.title_blind") : oneCardSeven ? t("bid.title_seven_one") : t("bid.title")), ctx.timer()),
+    h("div", { class: "bid-buttons", "data-focus-group": "bid", role: "group", "aria-label": t("bid.title") }, buttons),
     view.forbidden_bid !== null && view.forbidden_bid !== undefined
       ? h("div", { class: "foot-rule", testid: "foot-rule" }, t("bid.foot_rule", { n: view.forbidden_bid }))
       : null,
   );
 }
 
-function myHand(view, mySeat, onPlay, paused) {
+function myHand(ctx, view, mySeat, onPlay, paused) {
   if (mySeat === null || mySeat === undefined || view.phase === "over") return null;
   const cards = view.hands[mySeat];
   const playable = new Set(paused ? [] : (view.legal || []).filter((a) => "play" in a).map((a) => a.play));
   if (Array.isArray(cards)) {
     if (!cards.length) return h("div", { class: "my-hand empty", testid: "my-hand" });
+    // The cards fan and overlap to fit the width (CSS reads --n); arrow keys move between them, Enter plays.
     return h(
       "div",
-      { class: "my-hand", testid: "my-hand" },
+      { class: "my-hand", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("table.your_hand"), style: { "--n": String(cards.length) } },
       sortHand(cards, view.manilhas).map((c) =>
         cardEl(c, {
           size: "lg",
@@ -189,7 +374,7 @@ function myHand(view, mySeat, onPlay, paused) {
     // Mão na testa: everyone sees your card but you.
     return h(
       "div",
-      { class: "my-hand forehead", testid: "my-hand" },
+      { class: "my-hand forehead", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1" },
       backEl({ size: "lg", testid: "my-forehead-card", label: t("table.your_card_hidden"), mark: "?" }),
       h("div", { class: "forehead-note" }, t("table.forehead_note")),
     );
@@ -200,7 +385,7 @@ function myHand(view, mySeat, onPlay, paused) {
 /** The last trick, shown for a moment after it is taken: {event, since} while it is still on the felt, else null. */
 function resolving(ctx) {
   const r = ctx.memory.resolving;
-  return r && Date.now() - r.since < TRICK_SHOW_MS + TRICK_COLLECT_MS ? r : null;
+  return r && Date.now() - r.since < trickShowMs() + trickCollectMs() ? r : null;
 }
 
 /** Draw the table (the shell's ctx: docs/client-modules.md). */
@@ -210,6 +395,8 @@ export function renderTable(ctx) {
   const onPlay = (card) => ctx.act({ play: card });
   const animateTrick = resolving(ctx);
   const view = state.view;
+  // A finished trick stays on the felt until collected: meanwhile the next lead or bid waits (a short, clear pause).
+  const pausing = Boolean(animateTrick);
   const mySeat = state.seat ?? view.seat ?? null;
   const base = mySeat ?? 0;
   const seats = [];
@@ -227,7 +414,7 @@ export function renderTable(ctx) {
     } else {
       const index = ev.plays.findIndex(([s]) => s === ev.winner);
       if (index >= 0) overlay.children[index].classList.add("winner");
-      const angle = seatAngle(ev.winner, view.seats, base);
+      const angle = seatAngle(ev.winner, view.seats, base, direction(view));
       const pos = polar(angle, 41, 39);
       overlay.style.setProperty("--to-x", `${pos.x - 50}%`);
       overlay.style.setProperty("--to-y", `${pos.y - 50}%`);
@@ -235,29 +422,40 @@ export function renderTable(ctx) {
     for (const el of overlay.querySelectorAll(".card")) el.removeAttribute("data-testid");
     centre.classList.add("resolving");
     centre.appendChild(overlay);
-    if (elapsed >= TRICK_SHOW_MS) overlay.classList.add("collect");
-    else setTimeout(() => overlay.classList.add("collect"), TRICK_SHOW_MS - elapsed);
+    if (elapsed >= trickShowMs()) overlay.classList.add("collect");
+    else setTimeout(() => overlay.classList.add("collect"), trickShowMs() - elapsed);
     setTimeout(() => {
       overlay.remove();
       centre.classList.remove("resolving");
-    }, Math.max(0, TRICK_SHOW_MS + TRICK_COLLECT_MS - elapsed));
+    }, Math.max(0, trickShowMs() + trickCollectMs() - elapsed));
   }
   const paused = Boolean(room && room.status === "paused");
+  const blocked = paused || pausing;
+  const oneCardSeven = view.variant === "7letras" && view.cards === 1;
   let turnText;
   if (view.phase === "over") turnText = t("table.match_over");
   else if (room && room.status === "paused") turnText = t("table.paused");
-  else if (view.turn === mySeat) turnText = view.phase === "bidding" ? t("table.your_bid") : t("table.your_play");
+  else if (pausing && animateTrick.event.winner !== null && animateTrick.event.winner !== undefined) turnText = t("table.taken_by", { name: seatName(room, animateTrick.event.winner, mySeat) });
+  else if (view.turn === mySeat) turnText = view.phase === "bidding" ? (oneCardSeven ? t("table.your_bid_seven_one") : t("table.your_bid")) : t("table.your_play");
   else if (view.turn !== null) {
     const key = view.phase === "bidding" ? "table.waiting_bid" : "table.waiting_play";
     turnText = t(key, { name: seatName(room, view.turn, mySeat) });
   } else turnText = "";
+  const myTurn = view.turn === mySeat && view.phase !== "over";
   return h(
     "div",
-    { class: `table variant-${view.variant} seats-${view.seats}`, testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
-    infoBar(view),
-    h("div", { class: `felt${view.cards === 1 ? " one-card" : ""}`, testid: "felt" }, seats, centre),
-    h("div", { class: `turn-line${view.turn === mySeat && view.phase !== "over" ? " mine" : ""}`, testid: "turn-line" }, turnText),
-    view.turn === mySeat && view.phase === "bidding" ? bidPanel(view, onBid, paused) : null,
-    myHand(view, mySeat, onPlay, paused),
+    { class: `table variant-${view.variant} seats-${view.seats}${Array.isArray(view.teams) ? " pairs" : ""}`, testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
+    infoBar(ctx, view),
+    pairsBar(ctx, view),
+    knockoutBanner(ctx, view),
+    h("div", { class: `felt${view.cards === 1 ? " one-card" : ""}`, testid: "felt" }, seats, centre, peekEl(ctx, view, base), viraReveal(ctx, view), summaryEl(ctx, view)),
+    h(
+      "div",
+      { class: `turn-line${myTurn && !pausing ? " mine" : ""}`, testid: "turn-line" },
+      h("span", {}, turnText),
+      myTurn && view.phase === "playing" && !pausing ? ctx.timer() : null,
+    ),
+    myTurn && view.phase === "bidding" && !pausing ? bidPanel(ctx, view, onBid, paused) : null,
+    myHand(ctx, view, mySeat, onPlay, blocked),
   );
 }

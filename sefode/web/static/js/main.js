@@ -11,6 +11,7 @@ import { renderAccount } from "./account.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { renderProfile } from "./profile.js";
 import { renderReplay } from "./replay.js";
+import { renderNotFound } from "./notfound.js";
 
 let cleanup = null;
 
@@ -46,7 +47,8 @@ async function route() {
   else if (path === "/profile") await renderProfile(ctx, null);
   else if ((m = /^\/players\/([^/]+)$/.exec(path))) await renderProfile(ctx, decodeURIComponent(m[1]));
   else if ((m = /^\/replay\/([^/]+)$/.exec(path))) await renderReplay(ctx, decodeURIComponent(m[1]));
-  else await renderHome(ctx);
+  else if (path === "/") await renderHome(ctx);
+  else renderNotFound(ctx);
   refreshHeader();
 }
 

@@ -8,7 +8,9 @@ import { banner, confirmDialog, copyText, h, toast } from "./dom.js";
 import { errorText, setActiveGame, t, tn } from "./i18n.js";
 import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
 import * as generic from "./generic.js";
-import { deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
+import { botLabel, clockEl, deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
+import { announce, soundSwitch, tone, turnTitle, yourTurn } from "./alerts.js";
+import { notFoundPage } from "./notfound.js";
 import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
 
@@ -49,9 +51,7 @@ export async function renderInvite(ctx, token) {
     sessionStorage.setItem(`sefode.invite.${data.room_id}`, token);
     ctx.navigate(`/room/${data.room_id}`, true);
   } catch (error) {
-    ctx.app.replaceChildren(
-      h("section", { class: "page narrow" }, h("p", { class: "error", testid: "invite-error" }, errorText(error)), h("a", { href: "/", "data-link": true }, t("nav.back_home"))),
-    );
+    ctx.app.replaceChildren(notFoundPage(errorText(error), "invite-error"));
   }
 }
 
@@ -89,6 +89,10 @@ export async function renderRoom(ctx, roomId) {
     /** The module's own memory, kept across redraws and reset at each new match. */
     memory: {},
     overlayClosedFor: null,
+    /** Was it this seat's decision at the last state (turn alerts fire when it becomes so)? */
+    wasAwaited: false,
+    /** The deadline whose last-5-seconds warning was given. */
+    warnedFor: null,
   };
   const access = {
     invite: sessionStorage.getItem(`sefode.invite.${roomId}`) || undefined,
@@ -272,6 +276,11 @@ export async function renderRoom(ctx, roomId) {
       info: (s) => seatInfo(rs.room, s),
       team: (s) => teamOf(rs.room, state ? state.view : null, s),
       deadline: (s) => (rs.room && rs.room.status === "paused" ? null : deadlineOf(state, s)),
+      /** Your turn's timer (bar and seconds) for the module's decision bar, or null when there is no clock. */
+      timer: () => {
+        const d = awaited && !(rs.room && rs.room.status === "paused") ? deadlineOf(state, seat) : null;
+        return d ? turnTimer(d) : null;
+      },
     };
   }
 
@@ -334,11 +343,105 @@ export async function renderRoom(ctx, roomId) {
       table.dataset.testid = "table";
       table.dataset.version = String(rs.state.version);
       table.dataset.game = rs.spec.name;
-      main.replaceChildren(table, controls(gctx));
+      const focus = focusedPlace();
+      const deadline = gctx.awaited ? gctx.deadline(gctx.seat) : null;
+      // The turn timer at the decision: the module may place ctx.timer() itself; else it sits above the controls.
+      const timer = deadline && !table.querySelector("[data-testid=turn-timer]") ? turnTimer(deadline) : null;
+      main.replaceChildren(table, ...(timer ? [timer] : []), controls(gctx));
+      page.classList.add("playing");
+      restoreFocus(focus, gctx);
     } else {
+      page.classList.remove("playing");
       main.replaceChildren(seatingPanel(true));
     }
   }
+
+  function turnTimer(deadline) {
+    return h("div", { class: "turn-timer", testid: "turn-timer", "aria-label": t("alert.timer") }, clockEl(deadline, "my-clock"));
+  }
+
+  // ---- keyboard: focus stays in the hand or the decision bar across redraws
+  /** Where focus is in the table before a redraw: the element's test id and its group ([data-focus-group]). */
+  function focusedPlace() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return { free: true };
+    if (!main.contains(active)) return { free: false };
+    const group = active.closest("[data-focus-group]");
+    return { free: true, testid: active.dataset.testid || null, group: group ? group.dataset.focusGroup : null };
+  }
+
+  const FOCUSABLE = "button:not([disabled]), [tabindex='0']";
+
+  function restoreFocus(place, gctx) {
+    if (!place.free) return;
+    const byId = place.testid ? main.querySelector(`[data-testid="${CSS.escape(place.testid)}"]`) : null;
+    const becameMine = gctx.awaited && !gctx.pending;
+    // Your turn: the first choice of the decision (the bid bar, else the hand) takes focus.
+    if (becameMine) {
+      const current = byId && byId.matches(FOCUSABLE) && byId.closest("[data-focus-group]") ? byId : null;
+      const first = current || main.querySelector(`[data-focus-group='bid'] ${FOCUSABLE}, [data-focus-group] ${FOCUSABLE}`);
+      if (first) {
+        first.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (byId && byId.matches(FOCUSABLE)) {
+      byId.focus({ preventScroll: true });
+      return;
+    }
+    if (place.group || place.testid) {
+      // The group is still there (its buttons off until your next turn): focus stays on it.
+      const group = main.querySelector(`[data-focus-group='${place.group || "hand"}']`) || main.querySelector("[data-focus-group]");
+      if (group) {
+        const inner = group.querySelector(FOCUSABLE);
+        (inner || group).focus({ preventScroll: true });
+      }
+    }
+  }
+
+  let digits = "";
+  let digitTimer = 0;
+  function pressKey(key) {
+    const target = main.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled])`);
+    if (target) target.click();
+  }
+  function onKey(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const el = event.target;
+    if (el && el.closest && el.closest("input, textarea, select, dialog, [contenteditable]")) return;
+    if (!rs.state || !main.querySelector("[data-testid=table]")) return;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      const group = (el && el.closest && el.closest("[data-focus-group]")) || main.querySelector("[data-focus-group='hand']");
+      if (!group) return;
+      const items = [...group.querySelectorAll(FOCUSABLE)];
+      if (!items.length) return;
+      const at = items.indexOf(document.activeElement);
+      const step = event.key === "ArrowLeft" ? -1 : 1;
+      const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+      items[next].focus();
+      event.preventDefault();
+      return;
+    }
+    if (/^[0-9]$/.test(event.key)) {
+      // Number keys choose a numbered decision (a bid): "1" then "2" quickly is 12 when 12 is on offer.
+      digits += event.key;
+      clearTimeout(digitTimer);
+      const longer = [...main.querySelectorAll("[data-key]:not([disabled])")].some((b) => b.dataset.key.length > digits.length && b.dataset.key.startsWith(digits));
+      if (!longer) {
+        const chosen = digits;
+        digits = "";
+        pressKey(chosen);
+      } else {
+        digitTimer = setTimeout(() => {
+          const chosen = digits;
+          digits = "";
+          pressKey(chosen);
+        }, 700);
+      }
+      event.preventDefault();
+    }
+  }
+  document.addEventListener("keydown", onKey);
 
   /** What the platform offers now: the module's say (`offers`) over defaults from the capabilities. */
   function offers(gctx) {
@@ -410,6 +513,7 @@ export async function renderRoom(ctx, roomId) {
       );
     }
     if (offer.out) items.push(h("span", { class: "muted", testid: "you-are-out" }, t("controls.you_are_out")));
+    if (gctx.seated && !gctx.over) items.push(soundSwitch(() => drawMain()));
     if (!gctx.seated && rs.room.match && !gctx.over) {
       items.push(h("span", { class: "muted", testid: "spectating" }, t("room.spectating")));
       if (offer.join) {
@@ -439,7 +543,7 @@ export async function renderRoom(ctx, roomId) {
       const mine = me && info.player_id === me.player_id;
       let who;
       if (info.player_id) who = h("span", { class: "seat-who" }, info.name || "?", mine ? ` ${t("seat.you")}` : "", info.connected === false ? h("small", { class: "muted" }, ` ${t("seat.offline")}`) : null);
-      else if (info.bot) who = h("span", { class: "seat-who" }, t("seat.bot_level", { level: t(`level.${info.bot}`) }));
+      else if (info.bot) who = h("span", { class: "seat-who" }, botLabel(s, info.bot));
       else who = h("span", { class: "seat-who muted" }, t("seat.empty"));
       const actions = [];
       if (!info.player_id && !info.bot && !mine) {
@@ -714,9 +818,15 @@ export async function renderRoom(ctx, roomId) {
     const gctx = gameCtx();
     for (const ev of msg.events || []) {
       if (ev.type === "played_for" && ev.seat === gctx.seat) {
-        toast(t(ev.reason === "absent" ? "event.played_for_you_absent" : "event.played_for_you_clock"), "error");
+        const text = t(ev.reason === "absent" ? "event.played_for_you_absent" : "event.played_for_you_clock");
+        toast(text, "error");
+        announce(text);
       }
     }
+    if (gctx.awaited && !rs.wasAwaited && !fresh) yourTurn();
+    else if (gctx.awaited && !rs.wasAwaited) turnTitle(true);
+    else if (!gctx.awaited) turnTitle(false);
+    rs.wasAwaited = gctx.awaited;
     const moduleOnState = rs.mod.onState;
     if (typeof moduleOnState === "function") moduleOnState(gctx);
   }
@@ -759,7 +869,7 @@ export async function renderRoom(ctx, roomId) {
           ctx.navigate(location.pathname, true);
         } else if (msg.code === "room/not_found") {
           rs.conn.close();
-          main.replaceChildren(h("p", { class: "error", testid: "room-error" }, errorText(msg)));
+          page.replaceChildren(notFoundPage(errorText(msg), "room-error"));
         } else {
           // Every refusal is shown (a stale submission included): the player must know their move did not count.
           toast(errorText(msg), "error");
@@ -806,8 +916,22 @@ export async function renderRoom(ctx, roomId) {
   drawTabs();
   drawHead();
   connect();
-  const clockTimer = setInterval(() => tickClocks(page), 250);
+  const clockTimer = setInterval(() => {
+    tickClocks(page);
+    // The last 5 seconds of your own clock: a lower tone and a spoken warning, once per deadline.
+    const gctx = rs.state && rs.mod ? gameCtx() : null;
+    const deadline = gctx && gctx.awaited ? gctx.deadline(gctx.seat) : null;
+    if (deadline && deadline - Date.now() < 5000 && deadline > Date.now() && rs.warnedFor !== deadline) {
+      rs.warnedFor = deadline;
+      tone("warn");
+      announce(t("alert.time_low"));
+      const bar = page.querySelector("[data-testid=turn-timer]");
+      if (bar) bar.classList.add("low");
+    }
+  }, 250);
   ctx.onLeave(() => {
+    document.removeEventListener("keydown", onKey);
+    turnTitle(false);
     clearInterval(clockTimer);
     rs.conn.close();
     setActiveGame(null);

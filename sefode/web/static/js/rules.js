@@ -1,10 +1,56 @@
 // Rules pages: every game's pages (`rules` in /api/games; a game with variants has one per variant), fetched from
-// GET /api/rules/{page}?lang=… as Markdown and rendered by our own small renderer.
+// GET /api/rules/{page}?lang=…&format=html, rendered on the server by markdown-it-py (raw HTML escaped). The page
+// builds its DOM from that HTML with DOMParser + importNode (never innerHTML), keeping only plain document elements.
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { currentLang, errorText, t } from "./i18n.js";
 import { gameTitle, loadGames, matchTitle } from "./games.js";
-import { renderMarkdown } from "./markdown.js";
+
+/** Elements a rules page may hold; anything else is dropped (its text kept). */
+const ALLOWED = new Set("a b blockquote br code del em h1 h2 h3 h4 h5 h6 hr i li ol p pre s strong sub sup table tbody td th thead tr ul".split(" "));
+const ATTRS = { a: ["href", "title"], td: ["style"], th: ["style"], ol: ["start"] };
+
+/** A safe copy of parsed HTML: allowed elements and attributes only, links to http(s) or this site only. */
+function clean(node, doc) {
+  if (node.nodeType === Node.TEXT_NODE) return doc.createTextNode(node.textContent);
+  if (node.nodeType !== Node.ELEMENT_NODE) return null;
+  const tag = node.tagName.toLowerCase();
+  const children = [...node.childNodes].map((c) => clean(c, doc)).filter(Boolean);
+  if (!ALLOWED.has(tag)) {
+    if (tag === "script" || tag === "style") return null;
+    const frag = doc.createDocumentFragment();
+    frag.append(...children);
+    return frag;
+  }
+  const el = doc.importNode(node, false);
+  for (const attr of [...el.attributes]) {
+    const keep = (ATTRS[tag] || []).includes(attr.name);
+    const value = attr.value.trim();
+    const safe = attr.name === "href" ? /^(https?:|\/|#)/i.test(value) : attr.name === "style" ? /^text-align:\s*(left|right|center);?$/.test(value) : true;
+    if (!keep || !safe) el.removeAttribute(attr.name);
+  }
+  if (tag === "a") el.setAttribute("rel", "noopener");
+  if (tag === "a" && /^\/(?!\/)/.test(el.getAttribute("href") || "")) el.setAttribute("data-link", "");
+  el.append(...children);
+  if (tag === "table") {
+    const wrap = doc.createElement("div");
+    wrap.className = "table-scroll";
+    wrap.append(el);
+    return wrap;
+  }
+  return el;
+}
+
+/** The server's HTML for a rules page as DOM nodes of this document. */
+export function rulesHtml(html) {
+  const parsed = new DOMParser().parseFromString(String(html), "text/html");
+  const frag = document.createDocumentFragment();
+  for (const child of [...parsed.body.childNodes]) {
+    const node = clean(child, document);
+    if (node) frag.append(node);
+  }
+  return frag;
+}
 
 /** Every rules page with its title: [{page, title, game}]. */
 async function rulesPages() {
@@ -41,9 +87,10 @@ export async function renderRules(ctx, wanted) {
     return;
   }
   try {
-    const data = await api("GET", `/rules/${encodeURIComponent(page)}?lang=${encodeURIComponent(currentLang())}`);
-    const text = typeof data === "string" ? data : data.markdown || data.text || "";
-    body.replaceChildren(renderMarkdown(text));
+    const data = await api("GET", `/rules/${encodeURIComponent(page)}?lang=${encodeURIComponent(currentLang())}&format=html`);
+    const html = typeof data === "string" ? data : data.html || "";
+    body.replaceChildren(rulesHtml(html));
+    body.lang = currentLang();
   } catch (error) {
     body.replaceChildren(h("p", { class: "error" }, t("rules.unavailable"), " ", errorText(error)));
   }

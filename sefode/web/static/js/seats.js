@@ -12,11 +12,17 @@ export function seatInfo(room, seat) {
 /** Seat name as the table shows it: the player's name, or "Bot n (level)"; "(you)" for your own seat. */
 export function seatName(room, seat, mySeat, short = false) {
   const info = seatInfo(room, seat);
-  const botName = short || !info.bot ? t("seat.bot_short", { n: seat + 1 }) : t("seat.bot_named", { n: seat + 1, level: t(`level.${info.bot}`) });
+  // Bots are named one way everywhere: "Bot n (level)" (`short` is kept for callers; the name is the same).
+  const botName = info.bot ? botLabel(seat, info.bot) : t("seat.bot_short", { n: seat + 1 });
   let name = info.name || (info.bot ? botName : t("seat.number", { n: seat + 1 }));
   if (info.player_id && info.bot && info.name) name = t("seat.bot_covering", { name: info.name });
   if (seat === mySeat) name = t("seat.you_named", { name });
   return name;
+}
+
+/** A bot's name: "Bot 2 (difícil)" (seat numbers from 1). */
+export function botLabel(seat, level) {
+  return level ? t("seat.bot_named", { n: seat + 1, level: t(`level.${level}`) }) : t("seat.bot_short", { n: seat + 1 });
 }
 
 const TEAM_COLOURS = ["#d33f49", "#2f6fdb", "#2e9d57", "#c98a12"];
@@ -52,10 +58,14 @@ export function teamBadge(team) {
   );
 }
 
-/** Where seat s sits around the table, as an angle in degrees (screen coordinates: 90 is the bottom, `base` sits there). */
-export function seatAngle(seat, seats, base) {
+/**
+ * Where seat s sits around the table, as an angle in degrees (screen coordinates: 90 is the bottom, `base` sits
+ * there). `direction` 1 draws the order of play clockwise (the next seat on your left), -1 counter-clockwise (on
+ * your right); seat numbers stay in the order of play either way.
+ */
+export function seatAngle(seat, seats, base, direction = 1) {
   const rel = (seat - base + seats) % seats;
-  return 90 + (rel * 360) / seats;
+  return 90 + (direction < 0 ? -1 : 1) * ((rel * 360) / seats);
 }
 
 /** A point on an ellipse around the centre of a box, in percent of the box. */
@@ -79,17 +89,39 @@ export function formatClock(deadline) {
   return `${left}s`;
 }
 
-/** A turn clock for a deadline (epoch ms); the room page's timer keeps it current. */
+/** How long each deadline's clock ran when first drawn (ms), so its bar shows the part of the time left. */
+const clockTotals = new Map();
+
+function clockFraction(deadline) {
+  const left = Math.max(0, deadline - Date.now());
+  if (!clockTotals.has(deadline)) {
+    clockTotals.set(deadline, Math.max(left, 1));
+    if (clockTotals.size > 64) clockTotals.delete(clockTotals.keys().next().value);
+  }
+  return Math.min(1, left / clockTotals.get(deadline));
+}
+
+/** A turn clock for a deadline (epoch ms): the seconds left and a bar; the room page's timer keeps it current. */
 export function clockEl(deadline, testid = null) {
   if (!deadline) return null;
-  return h("div", { class: "clock", "data-deadline": String(deadline), testid }, formatClock(deadline));
+  const fraction = clockFraction(deadline);
+  return h(
+    "div",
+    { class: `clock${deadline - Date.now() < 5000 ? " low" : ""}`, "data-deadline": String(deadline), testid, role: "timer" },
+    h("span", { class: "clock-text" }, formatClock(deadline)),
+    h("span", { class: "clock-bar", "aria-hidden": "true" }, h("span", { class: "clock-fill", style: { width: `${fraction * 100}%` } })),
+  );
 }
 
 /** Update every clock on the page; called on a timer. */
 export function tickClocks(root) {
   for (const el of root.querySelectorAll("[data-deadline]")) {
     const deadline = Number(el.dataset.deadline);
-    el.textContent = formatClock(deadline);
+    const text = el.querySelector(".clock-text");
+    if (text) text.textContent = formatClock(deadline);
+    else el.textContent = formatClock(deadline);
+    const fill = el.querySelector(".clock-fill");
+    if (fill) fill.style.width = `${clockFraction(deadline) * 100}%`;
     el.classList.toggle("low", deadline - Date.now() < 5000);
   }
 }

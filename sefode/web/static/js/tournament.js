@@ -18,7 +18,9 @@ async function fetchTournament(room) {
   // The standings may trail the room's last match by a moment (it is recorded as the match ends): ask again briefly.
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const data = await api("GET", `/rooms/${encodeURIComponent(room.id)}/tournament`);
+      // ?missing=null: a room without a tournament answers null (not a 404 in the console).
+      const data = await api("GET", `/rooms/${encodeURIComponent(room.id)}/tournament?missing=null`);
+      if (data === null) return null;
       const counted = !lastId || (data.match_ids || []).includes(lastId) || data.status !== "playing";
       if (counted || attempt >= 20) return data;
     } catch (error) {
