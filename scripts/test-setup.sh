@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
 # Install what the browser tests need on a fresh Debian machine: Debian's chromium (Playwright drives it through
-# executable_path; Playwright's own browser download is not used). Non-interactive and idempotent.
+# executable_path; Playwright's own browser download is not used), and axe-core from the npm registry into
+# tests/browser/node_modules (the accessibility tests inject its axe.min.js). Non-interactive and idempotent.
 set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+AXE_VERSION="4.14.1"
+install_axe() {
+  local dir="$ROOT/tests/browser"
+  if [ -f "$dir/node_modules/axe-core/axe.min.js" ] && grep -q "\"version\": \"$AXE_VERSION\"" "$dir/node_modules/axe-core/package.json"; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "test-setup: npm is missing; install it (apt-get install -y npm) to get axe-core for the accessibility tests" >&2
+    return 1
+  fi
+  npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "axe-core@$AXE_VERSION" </dev/null
+}
 if [ -x /usr/bin/chromium ]; then
+  install_axe
   exit 0
 fi
 SUDO=""
@@ -17,3 +32,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update </dev/null
 $SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core </dev/null
+install_axe

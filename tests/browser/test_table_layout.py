@@ -117,7 +117,6 @@ def test_no_text_on_the_table_is_under_12px_on_a_phone(browser: Browser, server:
     assert page.evaluate(SMALL_TEXT) == []
     n = page.evaluate(DRIVE, [2, "play"])
     assert n >= 2
-    page.wait_for_selector("[data-testid=trick-area] .card")
     page.screenshot(path=str(artifacts / "eight-playing-360x740.png"))
     assert page.evaluate(SMALL_TEXT) == []
     # At 130% font size the seats do not overlap each other.

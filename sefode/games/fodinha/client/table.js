@@ -251,7 +251,8 @@ function lost(view, record, seat) {
 /** The end-of-hand summary: each seat's bid, tricks made and lives (or letters) lost; dismissed or timed out. */
 function summaryEl(ctx, view) {
   const summary = ctx.memory.summary;
-  if (!summary || view.phase === "over" || Date.now() - summary.since > SUMMARY_MS) return null;
+  // It stays through the next hand's bidding at most: once cards are played it would cover them.
+  if (!summary || view.phase !== "bidding" || Date.now() - summary.since > SUMMARY_MS) return null;
   const record = summary.record;
   if (!record || record.number !== (view.last_hand && view.last_hand.number)) return null;
   const rows = [];

@@ -29,6 +29,8 @@ export function tone(kind = "turn") {
   try {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
+    // Browsers refuse (and warn) to start audio before the page has had a gesture: stay silent until then.
+    if (!audio && navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
     audio = audio || new Ctx();
     if (audio.state === "suspended") audio.resume().catch(() => {});
     const notes = kind === "warn" ? [440] : [660, 880];
@@ -98,6 +100,6 @@ export function soundSwitch(onChange) {
         if (onChange) onChange();
       },
     },
-    on ? `🔔 ${t("alert.sound_on")}` : `🔕 ${t("alert.sound_off")}`,
+    on ? t("alert.sound_on") : t("alert.sound_off"),
   );
 }
