@@ -141,7 +141,9 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
             page.keyboard.press("Enter")
         page.wait_for_function("(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v", arg=before)
         # Focus stays in the hand or the bid bar after the action (never thrown back to the top of the page).
-        page.wait_for_function("() => !!(document.activeElement && document.activeElement.closest('[data-focus-group]'))")
+        page.wait_for_function(
+            "() => { const a = document.activeElement; return !!(a && (a.closest('[data-focus-group]') || a.closest('[data-testid=end-overlay]'))); }"
+        )
     expect(page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
     page.screenshot(path=str(artifacts / "keyboard-end-360x740.png"))
     assert noise == []

@@ -354,7 +354,7 @@ function myHand(ctx, view, mySeat, onPlay, paused) {
   const cards = view.hands[mySeat];
   const playable = new Set(paused ? [] : (view.legal || []).filter((a) => "play" in a).map((a) => a.play));
   if (Array.isArray(cards)) {
-    if (!cards.length) return h("div", { class: "my-hand empty", testid: "my-hand" });
+    if (!cards.length) return h("div", { class: "my-hand empty", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1" });
     // The cards fan and overlap to fit the width (CSS reads --n); arrow keys move between them, Enter plays.
     return h(
       "div",

@@ -714,7 +714,16 @@ export async function renderRoom(ctx, roomId) {
         ),
       ),
     );
+    const wasHidden = overlay.hidden;
     overlay.hidden = false;
+    // The end of the match takes the keyboard focus (from a table that has no decision any more).
+    if (wasHidden) {
+      const active = document.activeElement;
+      if (!active || active === document.body || main.contains(active)) {
+        const button = overlay.querySelector("[data-testid=end-close]");
+        if (button) button.focus({ preventScroll: true });
+      }
+    }
   }
 
   function drawScore() {
