@@ -45,7 +45,7 @@ export async function renderLeaderboard(ctx) {
     view.game = null;
   }
   const body = h("div", { class: "lb-body", testid: "lb-body" });
-  const tabs = h("nav", { class: "tabs lb-tabs", role: "tablist" });
+  const tabs = h("div", { class: "row lb-tab-row" });
   const page = h("section", { class: "page lb-page", testid: "leaderboard-page" }, h("h1", { class: "page-title" }, t("lb.title")), tabs, body);
   ctx.app.append(page);
 
@@ -71,11 +71,16 @@ export async function renderLeaderboard(ctx) {
         label,
       );
     };
+    // The tabs are a tablist of tabs only; "show me" is a plain button beside it.
     tabs.replaceChildren(
       ...[
-      tab("medals", null, t("lb.tab_medals"), "lb-tab-medals"),
-      tab("trophies", null, t("lb.tab_trophies"), "lb-tab-trophies"),
-      ...games.map((g) => tab("ratings", g.game, gameTitle(g), `lb-tab-game-${g.game}`)),
+      h(
+        "nav",
+        { class: "tabs lb-tabs", role: "tablist" },
+        tab("medals", null, t("lb.tab_medals"), "lb-tab-medals"),
+        tab("trophies", null, t("lb.tab_trophies"), "lb-tab-trophies"),
+        ...games.map((g) => tab("ratings", g.game, gameTitle(g), `lb-tab-game-${g.game}`)),
+      ),
       getToken()
         ? h(
             "button",
