@@ -314,6 +314,11 @@ class King(Game[KingState]):
             )
 
     def _check_play(self, st: KingState, seat: Seat, action: Action) -> None:
+        if st.fixed and CONTRACT <= action < TRUMP:
+            raise _bad(
+                f"the contracts come in the fixed order: hand {st.hand_no} is {CONTRACTS[st.contract].name}",
+                "action/fixed_order",
+            )
         if not 0 <= action < DECK_SIZE:
             raise _bad(f"seat {seat} must play a card now", "action/must_play")
         hand = st.hands[seat]
@@ -330,11 +335,8 @@ class King(Game[KingState]):
         if st.led < 0:
             return "no_trump_lead" if st.contract == TRUNFO else "no_hearts_lead"
         if st.contract == TRUNFO:
-            names = (
-                ["must_overtrump", "follow_suit"]
-                if st.led == st.trump
-                else ["follow_suit", "must_overtrump", "must_trump"]
-            )
+            over = "must_overtrump" if st.top_trump >= 0 else "must_trump"
+            names = [over, "follow_suit"] if st.led == st.trump else ["follow_suit", over, "must_trump"]
             return names[index]
         contract = CONTRACTS[st.contract]
         if contract.follow_forced:
