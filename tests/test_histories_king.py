@@ -146,5 +146,6 @@ def test_export_of_a_random_king_match_replays_to_the_same_report(order: str) ->
         assert history["game"] == "king" and history["options"] == {"order": order}
         again = replay(history).result()
         assert again["error"] is None and again["over"] is True
-        assert again["placements"] == list(game.outcome(state).placements)
+        outcome = game.outcome(state)
+        assert outcome is not None and again["placements"] == list(outcome.placements)
         assert again["hands"] == game.report(state)["hands"]
