@@ -5,6 +5,7 @@
 ``rules/`` the rules pages, ``i18n/`` the catalogues and ``client/`` the browser module.
 """
 
+from sefode.games.king import bots as _bots  # noqa: F401  (registers the easy/normal policies and search hooks)
 from sefode.games.king.game import CONTRACT, SPEC, TRUMP, King
 from sefode.games.king.state import KingState, Phase
 

@@ -221,6 +221,7 @@ class King(Game[KingState]):
         st.trick = []
         st.led = st.top_led = st.top_trump = -1
         st.broken = False
+        st.chain = None
         st.played = 0
         st.excluded = [0] * SEATS
         st.tricks = []
@@ -257,17 +258,24 @@ class King(Game[KingState]):
         return sorted(out)
 
     def chain(self, st: KingState) -> list[int]:
-        return play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
+        if st.chain is None:
+            st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
+        return st.chain
 
     def legal_actions(self, state: KingState, seat: Seat) -> list[Action]:
         st = state
         if seat != st.turn:
             return []
         if st.phase is Phase.PLAYING:
+            chain = st.chain
+            if chain is None:
+                chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
             hand = st.hands[seat]
-            return cards_of(
-                legal_mask(hand, play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken))
-            )
+            for allowed in chain:
+                m = hand & allowed
+                if m:
+                    return cards_of(m)
+            return cards_of(hand)
         if st.phase is Phase.TRUMP:
             return _TRUMP_ACTIONS[:]
         return [CONTRACT + c for c in self.contract_choices(st, seat)]
@@ -356,7 +364,11 @@ class King(Game[KingState]):
         st = state
         st.log.append((seat, action))
         if action < CONTRACT:
-            chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
+            chain = st.chain
+            if chain is None:
+                chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
+            else:
+                st.chain = None
             if chain:
                 st.excluded[seat] |= revealed(action, chain)
             b = 1 << action

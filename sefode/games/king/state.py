@@ -71,6 +71,9 @@ class KingState:
     """A heart (a trump, in Trunfo) has been played in this hand: it may be led."""
     played: int = 0
     """Cards played in this hand, as a mask."""
+    chain: list[int] | None = None
+    """What the seat to play must play from (``rules.play_chain``), cached between ``legal_actions`` and the
+    play; None when it has to be worked out again."""
     excluded: list[int] = field(default_factory=list)
     """Per seat: cards it has shown it does not hold (voids and skipped forced plays), for resampling."""
     tricks: list[Trick] = field(default_factory=list)
