@@ -14,12 +14,12 @@ rejected action is reported with its index.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import EngineError, Game, apply_entry, get_game
 
 FORMAT = "sefode-history/1"
 _TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
@@ -77,19 +77,56 @@ def replay(data: object) -> Replay:
     except (EngineError, HistoryError) as err:
         code = err.code if isinstance(err, EngineError) else "history/invalid"
         return Replay(game, None, _error(str(err), None, code))
-    for index, entry in enumerate(actions):
-        try:
-            if not isinstance(entry, Mapping) or "seat" not in entry:
-                raise HistoryError(f"action {index} must be an object with a 'seat'")
-            seat = entry["seat"]
-            if isinstance(seat, bool) or not isinstance(seat, int):
-                raise HistoryError(f"action {index}: 'seat' must be a whole number, not {seat!r}")
-            action = game.parse_action(state, seat, entry)
-            game.apply(state, seat, action)
-        except (EngineError, HistoryError) as err:
-            code = err.code if isinstance(err, EngineError) else "history/invalid"
-            return Replay(game, state, _error(f"action {index}: {err}", index, code))
+    entries = ((entry.get("seat") if isinstance(entry, Mapping) else None, entry) for entry in actions)
+    try:
+        for _ in replay_actions(game, state, entries):
+            pass
+    except ReplayError as err:
+        return Replay(game, state, _error(str(err), err.index, err.code))
     return Replay(game, state, None)
+
+
+class ReplayError(ValueError):
+    """An action of a replayed list that the engine refused; ``index`` is its position."""
+
+    def __init__(self, message: str, index: int, code: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.code = code
+
+
+def replay_actions(
+    game: Game[Any], state: Any, entries: Iterable[tuple[object, object]]
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """Apply ``(seat, action JSON)`` pairs in order through the checked path; yield each seat and its events.
+
+    The one replay loop: ``sefode replay``, a room rebuilt from the store, and a finished match's history all
+    go through it. Raises :class:`ReplayError` at the first refused action (nothing after it is applied).
+    """
+    for index, (seat, entry) in enumerate(entries):
+        if not isinstance(entry, Mapping) or ("seat" not in entry and seat is None):
+            raise ReplayError(f"action {index} must be an object with a 'seat'", index, "history/invalid")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ReplayError(f"action {index}: 'seat' must be a whole number, not {seat!r}", index, "history/invalid")
+        try:
+            events = apply_entry(game, state, seat, entry)
+        except EngineError as err:
+            raise ReplayError(f"action {index}: {err}", index, err.code) from None
+        yield seat, events
+
+
+def rebuild(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    seed: int,
+    setup: Mapping[str, Any] | None,
+    entries: Iterable[tuple[object, object]],
+) -> Any:
+    """A match state rebuilt from its start and its accepted actions (for a stored match)."""
+    state = game.new_match(options, seed, setup)
+    for _ in replay_actions(game, state, entries):
+        pass
+    return state
 
 
 def replay_file(path: str | Path) -> Replay:

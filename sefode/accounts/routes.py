@@ -20,6 +20,7 @@ from starlette.routing import Route
 from sefode.accounts import awarding, queries, service
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
+from sefode.engine import game_names
 
 COOKIE = "sefode_session"
 """The server's session cookie: an account session replaces the guest token in it."""
@@ -274,6 +275,23 @@ async def leaderboard(request: Request) -> Response:
 
 
 @_api
+async def rating_games(request: Request) -> Response:
+    return JSONResponse({"games": queries.rating_games()})
+
+
+@_api
+async def rating_table(request: Request) -> Response:
+    game = request.path_params["game"]
+    if game not in game_names():
+        raise AccountError("ratings/unknown_game", f"there is no game {game!r}", 404)
+    page = _int(request, "page", 1)
+    per_page = _int(request, "per_page", 20)
+    me = await _player(request, required=False) if request.query_params.get("me") in ("1", "true") else None
+    data = await _tx(request, lambda conn: queries.rating_table(conn, game, page, per_page, me))
+    return JSONResponse(data)
+
+
+@_api
 async def player_profile(request: Request) -> Response:
     player_id = request.path_params["player_id"]
     page = _int(request, "page", 1)
@@ -352,6 +370,8 @@ def routes() -> list[Route]:
         Route("/api/account/delete", delete, methods=["POST"]),
         Route("/api/account/profile", my_profile),
         Route("/api/leaderboard", leaderboard),
+        Route("/api/ratings", rating_games),
+        Route("/api/ratings/{game}", rating_table),
         Route("/api/players/{player_id}", player_profile),
         Route("/api/tournaments/{tournament_id}", tournament),
         Route("/api/rooms/{room_id}/tournament", room_tournament),

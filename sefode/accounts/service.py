@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sefode.accounts import passwords
 from sefode.accounts import tables as a
 from sefode.store import tables as s
-from sefode.store.db import now_ms, token_hash
+from sefode.store.db import now_ms, register_session_resolver, token_hash
 
 SESSION_MS = 30 * 24 * 3600 * 1000
 """An account session lasts 30 days."""
@@ -288,3 +288,7 @@ def deleted_ids(conn: sa.Connection, ids: list[str]) -> set[str]:
         return set()
     rows = conn.execute(sa.select(a.deleted_players.c.player_id).where(a.deleted_players.c.player_id.in_(ids)))
     return {str(r[0]) for r in rows}
+
+
+# The server's store accepts account sessions through this resolver; the store never imports accounts (issue 8 §7).
+register_session_resolver(player_by_session)

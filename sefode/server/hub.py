@@ -290,9 +290,11 @@ class Hub:
         sit: bool,
     ) -> Room:
         game = get_game(game_name)
-        state = game.new_match(options, 0, None)  # validates the options (InvalidOptions)
-        normal = game.options(state)
-        players = game.seats(state)
+        normal = game.validate_options(options)  # InvalidOptions says why; no match is built
+        spec = game.spec
+        players = int(normal[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
+        if not spec.min_seats <= players <= spec.max_seats:
+            raise ClientError("options/invalid", f"this game seats {spec.min_seats} to {spec.max_seats} players")
         seats: list[dict[str, Any]] = [{"player_id": None, "bot": None} for _ in range(players)]
         for seat, level in bots.items():
             if not 0 <= seat < players:
@@ -305,6 +307,7 @@ class Hub:
                 if s["bot"] is None:
                     s["player_id"] = owner
                     break
+        units = game.planned_units(normal)
         room_id = secrets.token_urlsafe(6)
         invite = secrets.token_urlsafe(18)
         data: dict[str, Any] = {
@@ -318,7 +321,7 @@ class Hub:
             else None,
             "clock_s": clock_s,
             "seats": seats,
-            "teams": [dict(t) for t in DEFAULT_TEAMS[: players // 2]] if normal.get("teams") else None,
+            "teams": [dict(t) for t in DEFAULT_TEAMS[: len(units)]] if units else None,
             "match_count": 0,
             "current_match": None,
             "last_match": None,

@@ -645,8 +645,8 @@ class Fodinha(Game[FodinhaState]):
     def forfeit(self, state: FodinhaState, seat: Seat) -> list[Event]:
         return self.apply(state, seat, LEAVE)
 
-    def join(self, state: FodinhaState) -> list[Event]:
-        return self.apply(state, state.n, JOIN)
+    def join(self, state: FodinhaState, seat: Seat) -> list[Event]:
+        return self.apply(state, seat, JOIN)
 
     def show_hand(self, state: FodinhaState, seat: Seat) -> list[Event]:
         return self.apply(state, seat, SHOW)
@@ -655,6 +655,12 @@ class Fodinha(Game[FodinhaState]):
         if not state.opts.teams:
             return ()
         return tuple(tuple(s for s in range(state.n) if state.unit[s] == u) for u in range(state.units))
+
+    def planned_units(self, options: Mapping[str, Any]) -> tuple[tuple[Seat, ...], ...]:
+        if not options.get("teams"):
+            return ()
+        n = int(options.get("players") or 4)
+        return tuple((p, p + n // 2) for p in range(n // 2))
 
     def describe_action(self, state: FodinhaState, seat: Seat, action: Action) -> dict[str, Any]:
         if action < BID:
