@@ -42,7 +42,7 @@ def test_catalogues_have_the_same_keys_and_every_key_the_game_uses() -> None:
     needed |= {f"king.reason.{r}" for r in REASONS} | {f"king.suit.{s}" for s in SUITS}
     game = King()
     state = game.new_match({}, 1)
-    for action in (0, 100, 200):
+    for action in [0, 51, *range(100, 109), *range(200, 204)]:
         needed.add(game.describe_action(state, 0, action)["key"])
     assert needed <= set(pt), sorted(needed - set(pt))
     assert pt["king.reason.follow_suit"] == "Você precisa seguir o naipe."

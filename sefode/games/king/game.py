@@ -490,15 +490,11 @@ class King(Game[KingState]):
             return {"key": "king.action.play", "params": {"card": card}, "text": f"play {card}"}
         if action < TRUMP:
             name = CONTRACTS[action - CONTRACT].name
-            return {
-                "key": "king.action.contract",
-                "params": {"contract": name, "contract_key": f"king.contract.{name}"},
-                "text": f"choose {name}",
-            }
+            return {"key": f"king.action.contract.{name}", "params": {"contract": name}, "text": f"choose {name}"}
         suit = SUITS[action - TRUMP]
         return {
-            "key": "king.action.trump",
-            "params": {"suit": suit, "suit_key": f"king.suit.{suit}"},
+            "key": f"king.action.trump.{suit}",
+            "params": {"suit": suit},
             "text": f"trump {SUIT_WORDS[action - TRUMP]}",
         }
 
