@@ -65,6 +65,7 @@ from sefode.games.king.state import HandRecord, KingState, Phase, Trick
 CONTRACT = 100
 TRUMP = 200
 
+_PLAYING = Phase.PLAYING
 _NOBODY: frozenset[Seat] = frozenset()
 _ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(SEATS))
 _CONTRACT_ACTIONS = tuple(CONTRACT + c.index for c in CONTRACTS)
@@ -266,7 +267,7 @@ class King(Game[KingState]):
         st = state
         if seat != st.turn:
             return []
-        if st.phase is Phase.PLAYING:
+        if st.phase is _PLAYING:
             chain = st.chain
             if chain is None:
                 chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
@@ -369,7 +370,7 @@ class King(Game[KingState]):
                 chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
             else:
                 st.chain = None
-            if chain:
+            if chain and not chain[0] >> action & 1:  # a play from the first link reveals nothing
                 st.excluded[seat] |= revealed(action, chain)
             b = 1 << action
             st.hands[seat] &= ~b
