@@ -140,4 +140,12 @@ def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
     assert history["game"] == "king" and history["format"] == "sefode-history/1"
     assert sum(1 for a in history["actions"] if "contract" in a) == 12
     assert sum(1 for a in history["actions"] if "trump" in a) == 4
+    # The replay viewer draws King's report: the sheet and each hand's tricks, as `sefode replay` gives them.
+    match_id = href.split("/")[3]
+    page.goto(f"/replay/{match_id}")
+    replay = page.get_by_test_id("king-replay")
+    expect(replay).to_be_visible()
+    expect(replay.locator("[data-testid^=replay-hand-]")).to_have_count(12)
+    expect(replay.get_by_test_id("score-sheet").locator("[data-testid^=sheet-row-]")).to_have_count(12)
+    shoot(page, artifacts, "king-07-replay")
     assert client.errors == []

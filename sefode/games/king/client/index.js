@@ -99,6 +99,6 @@ export function renderReplay(rctx) {
       ),
     ),
   );
-  const element = h("div", { class: "king king-replay", testid: "king-replay" }, sheetEl(ctx, hands, null, totals, rctx.replay && rctx.replay.placements), details);
+  const element = h("div", { class: "panel king king-replay", testid: "king-replay" }, sheetEl(ctx, hands, null, totals, rctx.replay && rctx.replay.placements), details);
   return { element, hands: hands.length };
 }
