@@ -11,8 +11,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server
-from .helpers import TURN_TIMEOUT_MS, catalogue, enter_nickname, open_client, shoot, table_version, wait_ready
+from .conftest import DESKTOP, MOBILE, Server
+from .helpers import TURN_TIMEOUT_MS, Client, catalogue, enter_nickname, open_client, shoot, table_version, wait_ready
 
 KING_ACTIONABLE = """() => {
   if (document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')) return 'over';
@@ -149,3 +149,61 @@ def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
     expect(replay.get_by_test_id("score-sheet").locator("[data-testid^=sheet-row-]")).to_have_count(12)
     shoot(page, artifacts, "king-07-replay")
     assert client.errors == []
+
+
+def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server: Server, artifacts: Path) -> None:
+    rng = random.Random(5)
+    names = ["Ana", "Bia", "Caio", "Duda"]
+    clients: list[Client] = [open_client(browser, server.url, MOBILE if i % 2 else DESKTOP) for i in range(4)]
+    page = clients[0].page
+    page.goto("/")
+    wait_ready(page)
+    enter_nickname(page, names[0])
+    page.get_by_test_id("create-game").select_option("king")
+    # King always has 4 seats: no seats field, 3 seat pickers (human by default) and its one option, the order.
+    expect(page.get_by_test_id("create-players")).to_have_count(0)
+    expect(page.get_by_test_id("create-order")).to_have_count(1)
+    page.get_by_test_id("create-name").fill("Mesa do King")
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    invite = page.get_by_test_id("invite-link").input_value()
+    for seat in (1, 2, 3):
+        other = clients[seat].page
+        other.goto(invite)
+        wait_ready(other)
+        other.get_by_test_id("nickname").fill(names[seat])
+        other.get_by_test_id("nickname-submit").click()
+        other.get_by_test_id(f"sit-{seat}").click()
+        expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(names[seat])
+    page.get_by_test_id("start-match").click()
+    for client in clients:
+        expect(client.page.get_by_test_id("table")).to_have_attribute("data-game", "king")
+    decisions = 0
+    # Play until every page shows hand 2: one whole hand, each human acting on their own page.
+    while not all("2/12" in c.page.get_by_test_id("hand-number").inner_text() for c in clients):
+        acted = False
+        for client in clients:
+            kind = client.page.evaluate(KING_ACTIONABLE)
+            if kind == "contract":
+                _click_and_wait(client.page, "[data-testid=contract-panel] button:not([disabled])", rng)
+            elif kind == "trump":
+                _click_and_wait(client.page, "[data-testid=trump-panel] button:not([disabled])", rng)
+            elif kind == "play":
+                _click_and_wait(client.page, "[data-testid=my-hand] button.card.playable", rng)
+            else:
+                continue
+            decisions += 1
+            acted = True
+            break
+        if not acted:
+            page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+        assert decisions < 80, "one hand has at most 2 choices and 52 plays"
+    totals = {-650, -480, -400, -390, -360, -320, -800, 650, 800}
+    for client in clients:
+        cells = client.page.get_by_test_id("sheet-row-1").locator("td").all_inner_texts()
+        assert len(cells) == 5 and sum(int(c.replace("+", "")) for c in cells[1:]) in totals, cells
+        assert client.errors == []
+    shoot(clients[1].page, artifacts, "king-08-four-humans")
+    for client in clients:
+        client.close()
