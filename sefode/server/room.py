@@ -717,13 +717,32 @@ class Room:
         except Exception as err:  # awarding must never stop a match from ending (Hub.open recovers it later)
             logs.error("match.awarding_failed", err, room=self.id, match=run.id)
         url = f"/api/matches/{run.id}/history"
-        self.last_match = {"id": run.id, "number": run.number, "placements": placements, "history_url": url}
+        final = run.game.outcome(run.state)
+        outcome = final.to_json() if final is not None else None
+        no_winner = bool(final and final.no_winner)
+        self.last_match = {
+            "id": run.id,
+            "number": run.number,
+            "placements": placements,
+            "no_winner": no_winner,
+            "outcome": outcome,
+            "history_url": url,
+        }
         self.current_match = None
         self.pause_votes.clear()
         self.paused_until = None
         await self.save()
-        logs.event("match.end", room=self.id, match=run.id, placements=placements)
-        self.broadcast({"type": "match_end", "match_id": run.id, "placements": placements, "history_url": url})
+        logs.event("match.end", room=self.id, match=run.id, placements=placements, no_winner=no_winner)
+        self.broadcast(
+            {
+                "type": "match_end",
+                "match_id": run.id,
+                "placements": placements,
+                "no_winner": no_winner,
+                "outcome": outcome,
+                "history_url": url,
+            }
+        )
         self.send_room()
 
     async def _reload(self) -> None:
