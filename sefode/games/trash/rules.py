@@ -102,6 +102,8 @@ def decode(action: int) -> tuple[str, int, int, int]:
             rest = action - base
             suits = rest & 15
             pile, rank = divmod(rest >> 4, 13)
+            if not suits:
+                return ("invalid", -1, -1, 0)
             return (kind, pile, rank, suits)
     return ("invalid", -1, -1, 0)
 
