@@ -5,6 +5,7 @@
 ``i18n/`` the catalogues and ``client/`` the browser module.
 """
 
+from sefode.games.trash import bots as _bots  # noqa: F401  (registers the easy/normal policies and search hooks)
 from sefode.games.trash.game import SPEC, Trash
 from sefode.games.trash.state import TrashOptions, TrashState
 
