@@ -341,7 +341,9 @@ class TrashHooks(SearchHooks):
         self.width = width
 
     def horizon(self, root: Any, state: Any) -> bool:
-        return len(state.log) - len(root.log) >= self.rounds * max(2, sum(root.alive)) + self.extra
+        played: int = len(state.log) - len(root.log)
+        limit: int = self.rounds * max(2, sum(root.alive)) + self.extra
+        return played >= limit
 
     def rewards(self, root: Any, state: Any) -> list[float]:
         st: TrashState = state
