@@ -368,3 +368,17 @@ def test_parse_action_refuses_malformed_input_with_a_message() -> None:
         assert str(err.value)
     with pytest.raises(IllegalAction, match="no Trash Pile 5"):
         GAME.apply(st, 0, GAME.parse_action(st, 0, {"trash": ["7h"], "pile": 5}))
+
+
+def test_rulings_language_rules_pages_in_english_and_pt_br_with_the_catalogue_words() -> None:
+    from importlib import resources
+
+    pages = resources.files("sefode.games.trash") / "rules"
+    en = (pages / "trash.en.md").read_text(encoding="utf-8")
+    pt = (pages / "trash.pt-BR.md").read_text(encoding="utf-8")
+    for words in ("Trash Collector", "four-of-a-kind", "never reshuffled", "100 turns", "nobody is placed", "swap"):
+        assert words in en, words
+    for words in ("pilha de lixo", "lixeiro", "quadra", "100 vezes", "ninguém é colocado"):
+        assert words in pt, words
+    catalogue = json.loads((resources.files("sefode.games.trash") / "i18n" / "pt-BR.json").read_text("utf-8"))
+    assert "lixeiro" in catalogue["trash.collector"].lower() and "pilha" in catalogue["trash.pile"].lower()
