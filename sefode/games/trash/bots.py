@@ -332,8 +332,15 @@ class TrashHooks(SearchHooks):
     """Search advice: the scoring as the rollout policy, a horizon of a few rounds, progress as the reward."""
 
     def __init__(
-        self, rounds: int = 2, noise: float = 0.1, temperature: float = 8.0, width: int = 4, extra: int = 0
+        self,
+        rounds: int = 2,
+        noise: float = 0.1,
+        temperature: float = 8.0,
+        width: int = 4,
+        extra: int = 0,
+        margin: float = 1e9,
     ) -> None:
+        self.margin = margin
         self.rounds = rounds
         self.extra = extra
         self.noise = noise
@@ -373,7 +380,8 @@ class TrashHooks(SearchHooks):
             if key not in best:
                 best[key] = (score, action)
         ranked = sorted(best.values(), key=lambda sa: -sa[0])
-        return [a for _, a in ranked[: self.width]]
+        floor = ranked[0][0] - self.margin
+        return [a for score, a in ranked[: self.width] if score >= floor]
 
     def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
         for action in legal:
