@@ -270,8 +270,9 @@ def _check_target(where: str, t: Target, types: set[str], *, location: bool, tri
         raise CardDataError(f"{where}: a Location's ability has no owner, so it cannot target {t.who!r}")
     if t.who == "self" and (t.pick != "all" or t.types or t.kind):
         raise CardDataError(f"{where}: target 'self' takes no pick or filter")
-    if trigger == "continuous" and t.pick == "random":
-        raise CardDataError(f"{where}: a Continuous ability cannot pick at random (it is recomputed)")
+    if trigger == "continuous" and (t.pick != "all" or t.max_stars is not None or t.min_stars is not None):
+        raise CardDataError(f"{where}: a Continuous ability is recomputed from scratch, so its targets take no pick "
+                            "and no Star filter")
 
 
 def _check_ability(where: str, ab: Ability, types: set[str], tokens: set[str], *, location: bool) -> None:
@@ -367,16 +368,17 @@ def build(files: dict[str, bytes]) -> CardSet:
                 _check_ability(where, c.ability, type_ids, token_ids, location=False)
             cards.append(CardDef(len(cards), c.id, c.name, c.kind == "ser", c.cost, c.stars, frozenset(c.types),
                                  c.ability))
-        for t in f.token:
-            where = claim(name, "token", t.id)
-            for ty in t.types:
+        for tok in f.token:
+            where = claim(name, "token", tok.id)
+            for ty in tok.types:
                 if ty not in type_ids:
                     raise CardDataError(f"{where}: unknown Type {ty!r}")
-            if t.ability is not None:
-                if t.ability.trigger == "on_reveal":
+            if tok.ability is not None:
+                if tok.ability.trigger == "on_reveal":
                     raise CardDataError(f"{where}: a token is created, never revealed: no 'on_reveal'")
-                _check_ability(where, t.ability, type_ids, token_ids, location=False)
-            tokens[t.id] = CardDef(-1, t.id, t.name, True, 0, t.stars, frozenset(t.types), t.ability, token=True)
+                _check_ability(where, tok.ability, type_ids, token_ids, location=False)
+            tokens[tok.id] = CardDef(-1, tok.id, tok.name, True, 0, tok.stars, frozenset(tok.types), tok.ability,
+                                     token=True)
         for loc in f.location:
             where = claim(name, "location", loc.id)
             if loc.ability is not None:
@@ -514,7 +516,10 @@ def _de(phrase: str) -> str:
 
 def effect_text(e: Effect, cs: CardSet, lang: str, *, location: bool = False) -> str:
     pt = lang == "pt-BR"
-    tt = (lambda t: target_text(t, cs, lang, location=location))  # noqa: E731
+
+    def tt(t: Target) -> str:
+        return target_text(t, cs, lang, location=location)
+
     if isinstance(e, AddStars):
         sign = f"+{e.amount}★" if e.amount > 0 else f"−{-e.amount}★"
         text = f"{sign} para {tt(e.target)}" if pt else f"{sign} to {tt(e.target)}"
@@ -584,9 +589,11 @@ def condition_text(c: Condition, cs: CardSet, lang: str, *, location: bool = Fal
             parts.append(f"não houver nenhuma entre {what}" if pt else f"there are none of {what}")
         else:
             if c.min is not None:
-                parts.append(f"houver pelo menos {c.min} entre {what}" if pt else f"there are at least {c.min} of {what}")
+                parts.append(f"houver pelo menos {c.min} entre {what}" if pt
+                             else f"there are at least {c.min} of {what}")
             if c.max is not None:
-                parts.append(f"houver no máximo {c.max} entre {what}" if pt else f"there are at most {c.max} of {what}")
+                parts.append(f"houver no máximo {c.max} entre {what}" if pt
+                             else f"there are at most {c.max} of {what}")
     if c.turn_min is not None:
         parts.append(f"for o turno {c.turn_min} ou depois" if pt else f"it is turn {c.turn_min} or later")
     if c.losing_here:

@@ -1,0 +1,1 @@
+"""Bots for Guimenon (filled in later)."""
