@@ -483,7 +483,7 @@ class Guimenon(Game[GState]):
             "locations": locations,
             "board": self._board_json(st),
             "control": rules.control(st),
-            "hand_counts": [len(h) for h in st.hand],
+            "hand_counts": [self.public_hand_count(st, s) for s in range(SEATS)],
             "deck_counts": [len(d) for d in st.draw],
             "discards": [[CARDS[c].id for c in d] for d in st.discard],
             "confirmed": list(st.confirmed),
@@ -496,6 +496,11 @@ class Guimenon(Game[GState]):
             "placements": list(outcome.placements) if outcome else None,
             "decks": [list(d) for d in st.deck_lists] if st.over else None,
         }
+
+    @staticmethod
+    def public_hand_count(st: GState, seat: int) -> int:
+        """The hand as the table sees it: cards placed or discarded in secret still count until the reveal."""
+        return len(st.hand[seat]) + len(st.pending[seat]) + len(st.pending_discards[seat])
 
     def _record_json(self, rec: TurnRecord) -> dict[str, Any]:
         return {
@@ -539,7 +544,8 @@ class Guimenon(Game[GState]):
         board = tuple((u.uid, u.card.index, u.owner, u.loc, u.perm) for loc in st.board for side in loc for u in side)
         return (seat, st.turn, st.revealed, tuple(st.locations[: st.revealed]), tuple(sorted(st.hand[seat])),
                 tuple(st.pending[seat]), tuple(st.pending_discards[seat]), board,
-                tuple(tuple(d) for d in st.discard), tuple(len(h) for h in st.hand), tuple(len(d) for d in st.draw),
+                tuple(tuple(d) for d in st.discard), tuple(self.public_hand_count(st, s) for s in range(SEATS)),
+                tuple(len(d) for d in st.draw),
                 tuple(st.confirmed), tuple(st.moon_bonus), st.moon[seat], st.over)
 
     def resample(self, state: GState, seat: Seat, rng: random.Random) -> GState:
