@@ -557,6 +557,7 @@ class Guimenon(Game[GState]):
         st.rng = random.Random(rng.getrandbits(64))
         st.recording = False
         st.records = []
+        st.log = []  # the log holds the other seat's secret actions of this turn
         rng.shuffle(st.draw[seat])
         other = 1 - seat
         for card, _ in st.pending[other]:
