@@ -26,8 +26,8 @@ def test_card_musgo_guardiao() -> None:
     put(st, 0, 0, "boneco-de-lata")
     put(st, 1, 0, "espinheiro")
     play(st, [(0, "musgo-guardiao", 0)])
-    assert stars(st, "cogumelo-fofoqueiro") == 3, "other Root Beings here +1"
-    assert stars(st, "boneco-de-lata") == 3 and stars(st, "espinheiro") == 2 and stars(st, "musgo-guardiao") == 1
+    assert stars(st, "cogumelo-fofoqueiro") == 4, "other Root Beings here +1"
+    assert stars(st, "boneco-de-lata") == 3 and stars(st, "espinheiro") == 2 and stars(st, "musgo-guardiao") == 2
 
 
 def test_card_semente_lunar() -> None:
@@ -51,7 +51,7 @@ def test_card_cogumelo_fofoqueiro() -> None:
     put(st, 0, 1, "automato-pesado")
     put(st, 1, 0, "caranguejo-timido")
     play(st, [(0, "cogumelo-fofoqueiro", 0)])
-    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 2
+    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 3
     assert stars(st, "automato-pesado") == 7 and stars(st, "caranguejo-timido") == 2
     assert stars(st, "sussurro") == 0, "only Beings receive Stars"
 
@@ -71,7 +71,7 @@ def test_card_tronco_ancestral() -> None:
     put(st, 0, 2, "cogumelo-fofoqueiro")
     put(st, 0, 2, "boneco-de-lata")
     play(st, [(0, "tronco-ancestral", 2)])
-    assert stars(st, "tronco-ancestral") == 3 + 2, "+1★ per other Root Being here"
+    assert stars(st, "tronco-ancestral") == 4 + 2, "+1★ per other Root Being here"
 
 
 def test_card_florada_noturna() -> None:
@@ -212,7 +212,7 @@ def test_card_tartaruga_ancia() -> None:
     put(st, 0, 1, "sussurro")
     put(st, 1, 1, "boneco-de-lata")
     play(st, [(0, "tartaruga-ancia", 1)])
-    assert stars(st, "tartaruga-ancia") == 5 + 2, "+1★ per other card of yours here, Items too"
+    assert stars(st, "tartaruga-ancia") == 4 + 2, "+1★ per other card of yours here, Items too"
 
 
 def test_card_leviata_manso() -> None:
@@ -222,7 +222,7 @@ def test_card_leviata_manso() -> None:
     put(st, 1, 1, "gota-curiosa")
     play(st, [(0, "leviata-manso", 0)])
     assert stars(st, "caranguejo-timido") == 3 and stars(st, "boneco-de-lata") == 3
-    assert stars(st, "gota-curiosa") == 1 and stars(st, "leviata-manso") == 7
+    assert stars(st, "gota-curiosa") == 1 and stars(st, "leviata-manso") == 5
 
 
 def test_card_mare_de_sizigia() -> None:
@@ -334,8 +334,9 @@ def test_card_cometa_rubro() -> None:
     st = scene()
     put(st, 1, 0, "automato-pesado")
     put(st, 1, 0, "boneco-de-lata")
+    put(st, 1, 0, "caranguejo-timido", perm=3)
     play(st, [(0, "cometa-rubro", 0)])
-    assert ids(st, 0, 1) == ["boneco-de-lata"]
+    assert ids(st, 0, 1) == ["automato-pesado", "boneco-de-lata"], "the strongest with 6★ or less (5★ here)"
 
 
 def test_card_chama_teimosa() -> None:
@@ -445,8 +446,9 @@ def test_card_vazio_vivo() -> None:
     st = scene(turn=6)
     put(st, 1, 0, "automato-pesado")
     put(st, 1, 0, "boneco-de-lata")
+    put(st, 1, 0, "caranguejo-timido")
     play(st, [(0, "vazio-vivo", 0)])
-    assert st.over and ids(st, 0, 1) == ["boneco-de-lata"]
+    assert st.over and ids(st, 0, 1) == ["automato-pesado", "caranguejo-timido"], "the strongest with 4★ or less"
 
 
 def test_card_passo_furtivo() -> None:
