@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> tuple[Stats, Stats, Stats, float]:
     seed = args.seed
     for d0 in DECKS:
         for d1 in DECKS:
-            for m in range(args.matches // 2):
+            for _ in range(args.matches // 2):
                 seed += 1
                 for swap in (False, True):
                     decks = [d1, d0] if swap else [d0, d1]
@@ -135,9 +135,9 @@ def run(args: argparse.Namespace) -> tuple[Stats, Stats, Stats, float]:
     ids = [c.id for c in CARDSET.cards]
     for _ in range(args.pool // 2):
         seed += 1
-        decks = [rng.sample(ids, 12), rng.sample(ids, 12)]
+        random_decks = [rng.sample(ids, 12), rng.sample(ids, 12)]
         for swap in (False, True):
-            pair = decks[::-1] if swap else decks
+            pair = random_decks[::-1] if swap else random_decks
             st = play(pair, ["normal", "normal"], seed, args.think_ms)
             record(pool, st, [None, None], False)
     return normal, hard, pool, time.perf_counter() - t0
@@ -209,13 +209,13 @@ def plots(normal: Stats, cards: dict[str, tuple[Tally, Tally]], out: Path) -> li
 def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argparse.Namespace) -> str:
     cards: dict[str, tuple[Tally, Tally]] = {}
     for c in CARDSET.cards:
-        p, d = Tally(), Tally()
+        when_played, when_drawn = Tally(), Tally()
         for s in (normal, hard, pool):
-            p.score += s.played[c.id].score
-            p.n += s.played[c.id].n
-            d.score += s.drawn[c.id].score
-            d.n += s.drawn[c.id].n
-        cards[c.id] = (p, d)
+            when_played.score += s.played[c.id].score
+            when_played.n += s.played[c.id].n
+            when_drawn.score += s.drawn[c.id].score
+            when_drawn.n += s.drawn[c.id].n
+        cards[c.id] = (when_played, when_drawn)
     images = plots(normal, cards, ROOT / "docs" / "balance")
     lines = [
         "# Guimenon balance report",
@@ -259,12 +259,12 @@ def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argpars
               "| card | deck(s) | played | n | drawn | n | flag |", "| --- | --- | --- | --- | --- | --- | --- |"]
     flagged = []
     for c in sorted(CARDSET.cards, key=lambda c: -cards[c.id][0].share() if cards[c.id][0].n else 0):
-        p, d = cards[c.id]
+        p, dr = cards[c.id]
         in_decks = ", ".join(deck_name(x) for x in DECKS if c.id in CARDSET.decks[x].cards) or "(pool)"
         flag = "**> 65%**" if p.n and p.share() > FLAG else ""
         if flag:
             flagged.append(c.id)
-        lines.append(f"| {c.name.en} (`{c.id}`) | {in_decks} | {ci(p)} | {p.n} | {ci(d)} | {d.n} | {flag} |")
+        lines.append(f"| {c.name.en} (`{c.id}`) | {in_decks} | {ci(p)} | {p.n} | {ci(dr)} | {dr.n} | {flag} |")
     lines += ["", f"Flagged: {', '.join(flagged) if flagged else 'none'}.", "", f"![cards](balance/{images[1]})", "",
               "## Locations", "",
               "Each deck's share in the matches where the Location was one of the three, and the share of drawn "

@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sefode.arena import MatchPlan, play_match, plan_matches, wilson_interval
+from sefode.arena import MatchPlan, plan_matches, play_match, wilson_interval
 from sefode.games.guimenon import Guimenon
 from sefode.games.guimenon.bots import HOOKS, random_turn_action
 

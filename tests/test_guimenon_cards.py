@@ -15,9 +15,9 @@ from sefode.games.guimenon.rules import CARDSET
 def test_card_broto_teimoso() -> None:
     st = scene()
     play(st, [(0, "broto-teimoso", 0)])
-    assert stars(st, "broto-teimoso") == 2, "End of Turn: +1★ to this card, on the turn it is played too"
+    assert stars(st, "broto-teimoso") == 1, "End of Turn: +1★ to this card, on the turn it is played too"
     play(st, [])
-    assert stars(st, "broto-teimoso") == 3
+    assert stars(st, "broto-teimoso") == 2
 
 
 def test_card_musgo_guardiao() -> None:
@@ -26,8 +26,8 @@ def test_card_musgo_guardiao() -> None:
     put(st, 0, 0, "boneco-de-lata")
     put(st, 1, 0, "espinheiro")
     play(st, [(0, "musgo-guardiao", 0)])
-    assert stars(st, "cogumelo-fofoqueiro") == 4, "other Root Beings here +1"
-    assert stars(st, "boneco-de-lata") == 3 and stars(st, "espinheiro") == 2 and stars(st, "musgo-guardiao") == 2
+    assert stars(st, "cogumelo-fofoqueiro") == 3, "other Root Beings here +1"
+    assert stars(st, "boneco-de-lata") == 3 and stars(st, "espinheiro") == 2 and stars(st, "musgo-guardiao") == 1
 
 
 def test_card_semente_lunar() -> None:
@@ -41,7 +41,7 @@ def test_card_semente_lunar() -> None:
 def test_card_raiz_profunda() -> None:
     st = scene()
     play(st, [(0, "raiz-profunda", 1)])
-    assert stars(st, "raiz-profunda") == 3
+    assert stars(st, "raiz-profunda") == 2
 
 
 def test_card_cogumelo_fofoqueiro() -> None:
@@ -51,7 +51,7 @@ def test_card_cogumelo_fofoqueiro() -> None:
     put(st, 0, 1, "automato-pesado")
     put(st, 1, 0, "caranguejo-timido")
     play(st, [(0, "cogumelo-fofoqueiro", 0)])
-    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 3
+    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 2
     assert stars(st, "automato-pesado") == 7 and stars(st, "caranguejo-timido") == 2
     assert stars(st, "sussurro") == 0, "only Beings receive Stars"
 
@@ -115,8 +115,8 @@ def test_card_arvore_mae() -> None:
     put(st, 1, 1, "raiz-profunda")
     play(st, [(0, "arvore-mae", 0)])
     assert st.over
-    assert stars(st, "broto-teimoso") == 1 + 1 + 2, "its own End of Turn, then End of Game +2"
-    assert stars(st, "boneco-de-lata") == 3 and stars(st, "raiz-profunda") == 3
+    assert stars(st, "broto-teimoso") == 0 + 1 + 2, "its own End of Turn, then End of Game +2"
+    assert stars(st, "boneco-de-lata") == 3 and stars(st, "raiz-profunda") == 2
 
 
 def test_card_semeadora() -> None:
@@ -130,7 +130,7 @@ def test_card_semeadora() -> None:
 def test_card_gota_curiosa() -> None:
     st = scene()
     play(st, [(0, "gota-curiosa", 1)])
-    assert ids(st, 1, 0) == ["gota-curiosa", "respingo"] and total(st, 1, 0) == 2
+    assert ids(st, 1, 0) == ["gota-curiosa", "respingo"] and total(st, 1, 0) == 3
 
 
 def test_card_caranguejo_timido() -> None:
@@ -174,7 +174,7 @@ def test_card_polvo_sabio() -> None:
     put(st, 1, 0, "gota-curiosa")
     play(st, [(0, "polvo-sabio", 0)])
     assert stars(st, "caranguejo-timido") == 3 and stars(st, "boneco-de-lata") == 3
-    assert stars(st, "gota-curiosa") == 1 and stars(st, "polvo-sabio") == 2
+    assert stars(st, "gota-curiosa") == 2 and stars(st, "polvo-sabio") == 3
 
 
 def test_card_concha_do_eco() -> None:
@@ -194,7 +194,7 @@ def test_card_baleia_canora() -> None:
     put(st, 1, 0, "gota-curiosa")
     play(st, [(0, "baleia-canora", 0)])
     assert stars(st, "caranguejo-timido") == 3 and stars(st, "boneco-de-lata") == 3
-    assert stars(st, "gota-curiosa") == 1 and stars(st, "baleia-canora") == 4
+    assert stars(st, "gota-curiosa") == 2 and stars(st, "baleia-canora") == 4
 
 
 def test_card_correnteza() -> None:
@@ -222,7 +222,7 @@ def test_card_leviata_manso() -> None:
     put(st, 1, 1, "gota-curiosa")
     play(st, [(0, "leviata-manso", 0)])
     assert stars(st, "caranguejo-timido") == 3 and stars(st, "boneco-de-lata") == 3
-    assert stars(st, "gota-curiosa") == 1 and stars(st, "leviata-manso") == 5
+    assert stars(st, "gota-curiosa") == 2 and stars(st, "leviata-manso") == 5
 
 
 def test_card_mare_de_sizigia() -> None:
@@ -309,7 +309,7 @@ def test_card_ferreiro_rubro() -> None:
     put(st, 0, 1, "fagulha")
     put(st, 0, 2, "boneco-de-lata")
     play(st, [(0, "ferreiro-rubro", 0)])
-    assert stars(st, "fagulha") == 3 and stars(st, "boneco-de-lata") == 3 and stars(st, "ferreiro-rubro") == 3
+    assert stars(st, "fagulha") == 3 and stars(st, "boneco-de-lata") == 3 and stars(st, "ferreiro-rubro") == 4
 
 
 def test_card_incendiaria() -> None:

@@ -19,15 +19,17 @@ def result(name: str) -> dict[str, Any]:
 
 
 def sources(turn: dict[str, Any]) -> list[str]:
-    return [r["source"] for r in turn["resolved"] if r["step"] != "on_reveal" or r["source"] != "altar-da-lua"]
+    """The cards that resolved after the reveal (not the Location turned at the start of the turn)."""
+    locations = {"altar-da-lua", "feira-noturna", "torre-de-vigia"}
+    return [r["source"] for r in turn["resolved"] if r["source"] not in locations]
 
 
 def test_history_resolution_order_fewer_stars_first() -> None:
     r = result("resolution_order")
     assert r["error"] is None and r["over"] and r["placements"] == [1, 2]
-    one, two = r["turns"][0], r["turns"][1]
-    assert one["order"] == [{"step": "on_reveal", "location": 0, "first": 1, "stars": [2, 1], "tie": False}]
-    assert sources(one) == ["gota-curiosa", "fagulha"], "seat 1 had fewer Stars there: its Droplet first"
+    one, two = r["turns"][0], r["turns"][2]
+    assert one["order"] == [{"step": "on_reveal", "location": 0, "first": 1, "stars": [2, 0], "tie": False}]
+    assert sources(one) == ["sussurro", "fagulha"], "seat 1 had fewer Stars there: its Whisper first"
     assert sources(two) == ["lontra-mensageira", "coruja-agourenta"]
     assert two["resolved"][-1]["results"] == ["lontra-mensageira@1 -1"]
 

@@ -246,7 +246,7 @@ def test_reveal_together_then_on_reveal_then_end_of_turn() -> None:
     kinds = [e["type"] for e in events]
     assert kinds == ["confirmed", "confirmed", "reveal", "ability", "ability", "turn_end", "turn"]
     assert resolved(st, 3) == [("on_reveal", 0, "fagulha"), ("end_of_turn", 0, "broto-teimoso")]
-    assert stars(st, "broto-teimoso") == 1, "-1 from the Cinderling (On Reveal), then +1 (End of Turn)"
+    assert stars(st, "broto-teimoso") == 0, "0★, -1 from the Cinderling (On Reveal), then +1 (End of Turn)"
 
 
 def test_resolution_location_by_location_left_to_right() -> None:

@@ -214,7 +214,7 @@ class GuimenonPolicies(GamePolicies):
 
 def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_samples: int | None = None) -> Plan:
     """The hard bot's turn (see the module docstring)."""
-    deadline = time.perf_counter() + think_ms / 1000.0
+    deadline = time.perf_counter() + 0.85 * think_ms / 1000.0  # leave room for the last sample
     root = st.clone()
     root.recording = False
     root.records = []
