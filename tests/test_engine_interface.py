@@ -305,4 +305,5 @@ def test_registering_a_game_first_does_not_hide_the_builtin_games() -> None:
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tests_dir), str(tests_dir.parent)])},
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["fodinha", "fodinha,lances"]
+    first, names = proc.stdout.split()
+    assert first == "fodinha" and {"fodinha", "lances"} <= set(names.split(",")), "other installed games may be listed"

@@ -41,7 +41,7 @@ def test_card_semente_lunar() -> None:
 def test_card_raiz_profunda() -> None:
     st = scene()
     play(st, [(0, "raiz-profunda", 1)])
-    assert stars(st, "raiz-profunda") == 2
+    assert stars(st, "raiz-profunda") == 3
 
 
 def test_card_cogumelo_fofoqueiro() -> None:
@@ -71,7 +71,7 @@ def test_card_tronco_ancestral() -> None:
     put(st, 0, 2, "cogumelo-fofoqueiro")
     put(st, 0, 2, "boneco-de-lata")
     play(st, [(0, "tronco-ancestral", 2)])
-    assert stars(st, "tronco-ancestral") == 4 + 2, "+1★ per other Root Being here"
+    assert stars(st, "tronco-ancestral") == 3 + 2, "+1★ per other Root Being here"
 
 
 def test_card_florada_noturna() -> None:
@@ -98,7 +98,7 @@ def test_card_jardineira_sonambula() -> None:
     put(st, 0, 0, "boneco-de-lata")
     put(st, 1, 0, "caranguejo-timido")
     play(st, [(0, "jardineira-sonambula", 0)])
-    assert stars(st, "boneco-de-lata") == 4 and stars(st, "jardineira-sonambula") == 4
+    assert stars(st, "boneco-de-lata") == 4 and stars(st, "jardineira-sonambula") == 3
     assert stars(st, "caranguejo-timido") == 2
 
 
@@ -116,7 +116,7 @@ def test_card_arvore_mae() -> None:
     play(st, [(0, "arvore-mae", 0)])
     assert st.over
     assert stars(st, "broto-teimoso") == 0 + 1 + 2, "its own End of Turn, then End of Game +2"
-    assert stars(st, "boneco-de-lata") == 3 and stars(st, "raiz-profunda") == 2
+    assert stars(st, "boneco-de-lata") == 3 and stars(st, "raiz-profunda") == 3
 
 
 def test_card_semeadora() -> None:
@@ -151,7 +151,7 @@ def test_card_medusa_lenta() -> None:
     put(st, 0, 0, "lontra-mensageira")
     put(st, 0, 0, "boneco-de-lata")
     play(st, [(0, "medusa-lenta", 0)])
-    assert stars(st, "medusa-lenta") == 2 + 2
+    assert stars(st, "medusa-lenta") == 3 + 2
 
 
 def test_card_lontra_mensageira() -> None:
@@ -212,7 +212,7 @@ def test_card_tartaruga_ancia() -> None:
     put(st, 0, 1, "sussurro")
     put(st, 1, 1, "boneco-de-lata")
     play(st, [(0, "tartaruga-ancia", 1)])
-    assert stars(st, "tartaruga-ancia") == 4 + 2, "+1★ per other card of yours here, Items too"
+    assert stars(st, "tartaruga-ancia") == 5 + 2, "+1★ per other card of yours here, Items too"
 
 
 def test_card_leviata_manso() -> None:
@@ -222,7 +222,7 @@ def test_card_leviata_manso() -> None:
     put(st, 1, 1, "gota-curiosa")
     play(st, [(0, "leviata-manso", 0)])
     assert stars(st, "caranguejo-timido") == 3 and stars(st, "boneco-de-lata") == 3
-    assert stars(st, "gota-curiosa") == 2 and stars(st, "leviata-manso") == 5
+    assert stars(st, "gota-curiosa") == 2 and stars(st, "leviata-manso") == 6
 
 
 def test_card_mare_de_sizigia() -> None:
@@ -254,10 +254,10 @@ def test_card_salamandra_faminta() -> None:
     put(st, 0, 0, "boneco-de-lata")
     play(st, [(0, "salamandra-faminta", 0)])
     assert ids(st, 0, 0) == ["boneco-de-lata", "salamandra-faminta"]
-    assert st.discard[0] == [idx("caranguejo-timido")] and stars(st, "salamandra-faminta") == 5
+    assert st.discard[0] == [idx("caranguejo-timido")] and stars(st, "salamandra-faminta") == 6
     alone = scene()
     play(alone, [(0, "salamandra-faminta", 0)])
-    assert stars(alone, "salamandra-faminta") == 2, "nothing to destroy: no bonus"
+    assert stars(alone, "salamandra-faminta") == 3, "nothing to destroy: no bonus"
 
 
 def test_card_fenix_pequena() -> None:
@@ -273,7 +273,7 @@ def test_card_carvoeiro() -> None:
     put(st, 0, 0, "boneco-de-lata")
     play(st, [(0, "salamandra-faminta", 0)])
     assert stars(st, "boneco-de-lata") == 5, "On Destroyed: +2★ to your other Beings here"
-    assert stars(st, "salamandra-faminta") == 2 + 2 + 3
+    assert stars(st, "salamandra-faminta") == 3 + 2 + 3
 
 
 def test_card_lanca_de_chamas() -> None:
