@@ -306,6 +306,8 @@ CHANGES = [
     "   4→3★, Elder Trunk 4→3★.",
     "7. Hard: Garden 68%, Embers 38%; normal all within 48-53%. Deep Root costs 3 (2★): an early grower was the",
     "   Garden's edge in skilled hands; Little Phoenix and Hungry Salamander 2→3★.",
+    "8. Every deck within 40-60%, but a rerun put Embers at 38% (hard; the hard figures move by about ±10 points",
+    "   between runs): Mischief Spark 1→2★, Coalman 2→3★.",
     "",
     "The cards flagged above 65% when played are End of Game and 6-Moon cards: the bots play them only when the",
     "simulated reveal shows them turning a Location, so \"won when played\" is partly selection; their win rate when",

@@ -219,8 +219,11 @@ def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_
     root.recording = False
     root.records = []
     _strip(root, seat)
+    start = time.perf_counter()
     candidates: list[Plan] = [greedy_plan(root, seat, rng), []]
     for noise in (0.02, 0.05, 0.05, 0.1):
+        if time.perf_counter() - start > 0.25 * think_ms / 1000.0:
+            break  # keep most of the budget for the search itself
         candidates.append(greedy_plan(root, seat, rng, noise))
     for card, li in _candidates(root, seat):
         candidates.append([(card, li)])
@@ -249,7 +252,7 @@ def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_
             w = rules.winner(sim)
             wins[i] += 0.5 if w is None else 1.0 if w == seat else 0.0
             played[i] += 1
-            if time.perf_counter() >= deadline and i + 1 < len(plans) and samples > 1:
+            if time.perf_counter() >= deadline and i + 1 < len(plans):
                 break
     best = max(range(len(plans)), key=lambda i: (wins[i] / played[i] if played[i] else -1.0, -i))
     return plans[best]
