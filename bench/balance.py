@@ -308,6 +308,8 @@ CHANGES = [
     "   Garden's edge in skilled hands; Little Phoenix and Hungry Salamander 2→3★.",
     "8. Every deck within 40-60%, but a rerun put Embers at 38% (hard; the hard figures move by about ±10 points",
     "   between runs): Mischief Spark 1→2★, Coalman 2→3★.",
+    "9. The next run put Garden at 69% (hard): Mother Tree 5→4★, Gossip Mushroom 2→1★; 40 hard matches per pair",
+    "   from here on.",
     "",
     "The cards flagged above 65% when played are End of Game and 6-Moon cards: the bots play them only when the",
     "simulated reveal shows them turning a Location, so \"won when played\" is partly selection; their win rate when",

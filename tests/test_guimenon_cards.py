@@ -26,7 +26,7 @@ def test_card_musgo_guardiao() -> None:
     put(st, 0, 0, "boneco-de-lata")
     put(st, 1, 0, "espinheiro")
     play(st, [(0, "musgo-guardiao", 0)])
-    assert stars(st, "cogumelo-fofoqueiro") == 3, "other Root Beings here +1"
+    assert stars(st, "cogumelo-fofoqueiro") == 2, "other Root Beings here +1"
     assert stars(st, "boneco-de-lata") == 3 and stars(st, "espinheiro") == 2 and stars(st, "musgo-guardiao") == 1
 
 
@@ -51,7 +51,7 @@ def test_card_cogumelo_fofoqueiro() -> None:
     put(st, 0, 1, "automato-pesado")
     put(st, 1, 0, "caranguejo-timido")
     play(st, [(0, "cogumelo-fofoqueiro", 0)])
-    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 2
+    assert stars(st, "boneco-de-lata") == 4 and stars(st, "cogumelo-fofoqueiro") == 1
     assert stars(st, "automato-pesado") == 7 and stars(st, "caranguejo-timido") == 2
     assert stars(st, "sussurro") == 0, "only Beings receive Stars"
 

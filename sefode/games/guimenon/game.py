@@ -97,7 +97,8 @@ def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
 
 def unit_json(u: Unit) -> dict[str, Any]:
     return {"uid": u.uid, "card": u.card.id, "owner": u.owner, "stars": u.stars(), "printed": u.card.stars,
-            "being": u.card.being, "token": u.card.token, "copy": u.created and not u.card.token}
+            "being": u.card.being, "types": sorted(u.card.types), "token": u.card.token,
+            "copy": u.created and not u.card.token}
 
 
 class Guimenon(Game[GState]):
@@ -462,7 +463,9 @@ class Guimenon(Game[GState]):
         mine: dict[str, Any] | None = None
         if seat is not None:
             mine = {
-                "hand": [{"card": CARDS[c].id, "cost": rules.cost(st, seat, c)} for c in st.hand[seat]],
+                "hand": [{"card": CARDS[c].id, "cost": rules.cost(st, seat, c), "printed_cost": CARDS[c].cost,
+                          "stars": CARDS[c].stars, "being": CARDS[c].being, "types": sorted(CARDS[c].types)}
+                         for c in st.hand[seat]],
                 "moon_left": st.moon[seat],
                 "pending": [{"card": CARDS[c].id, "location": li} for c, li in st.pending[seat]],
                 "pending_discards": [CARDS[c].id for c in st.pending_discards[seat]],

@@ -1,0 +1,202 @@
+// Guimenon's browser module: the board (3 Locations, 4 slots a side, Stars and control), your hand with card frames,
+// the secret turn (tap a card, tap a Location; tap a placed card to take it back; confirm), the log's texts and the
+// replay. The contract is in docs/client-modules.md; every text comes from the game's catalogue (card.*, location.*).
+import { h } from "/static/js/dom.js";
+import { currentLang, t } from "/static/js/i18n.js";
+
+const SLOTS = 4;
+let styled = false;
+
+function style() {
+  if (styled) return;
+  styled = true;
+  document.head.appendChild(h("style", {}, `
+.gm-table { display: flex; flex-direction: column; gap: .5rem; font-size: .85rem; }
+.gm-head { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: space-between; }
+.gm-board { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .35rem; }
+.gm-loc { border: 1px solid #8884; border-radius: .5rem; padding: .25rem; display: flex; flex-direction: column;
+  gap: .25rem; min-width: 0; }
+.gm-loc.gm-target { outline: 2px solid #d9a400; cursor: pointer; }
+.gm-locface { background: #2a3a5a; color: #f3ecd0; border-radius: .4rem; padding: .25rem; text-align: center; }
+.gm-locface.gm-hidden { background: #555; font-style: italic; }
+.gm-locname { font-weight: 700; }
+.gm-loctext { font-size: .7rem; }
+.gm-side { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .2rem; min-height: 3.2rem; }
+.gm-stars { display: flex; justify-content: space-between; font-weight: 700; }
+.gm-ctrl { font-size: .7rem; text-align: center; }
+.gm-card { border: 1px solid #555; border-radius: .35rem; background: #fbf7ea; color: #222; padding: .15rem .25rem;
+  display: flex; flex-direction: column; gap: .05rem; min-width: 0; position: relative; }
+.gm-card.gm-being { border-color: #2a6; } .gm-card.gm-item { border-color: #a62; }
+.gm-card.gm-pending { opacity: .65; border-style: dashed; cursor: pointer; }
+.gm-card.gm-selected { outline: 3px solid #d9a400; }
+.gm-card.gm-playable { cursor: pointer; }
+.gm-card.gm-unplayable { opacity: .55; }
+.gm-cardtop { display: flex; justify-content: space-between; gap: .2rem; font-weight: 700; }
+.gm-cardname { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.gm-cost { color: #235; } .gm-star { color: #a70; }
+.gm-types { font-size: .65rem; color: #555; }
+.gm-text { font-size: .65rem; line-height: 1.15; }
+.gm-hand { display: grid; grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); gap: .3rem; }
+.gm-actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+.gm-wait { font-style: italic; }
+`));
+}
+
+const cardName = (id) => t(`card.${id}`);
+const cardText = (id) => t(`card.${id}.text`);
+const typeNames = (types) => (types || []).map((x) => t(`type.${x}`)).join(" · ");
+
+/** A card frame: name, cost, Stars, Types and ability text (both languages through the catalogue). */
+export function cardFrame(card, extra = {}) {
+  const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
+  const text = card.text === undefined ? cardText(card.card) : card.text;
+  return h("div", { class: cls, testid: extra.testid, title: text, onclick: extra.onclick, dataset: { card: card.card } },
+    h("div", { class: "gm-cardtop" },
+      card.cost === undefined ? null : h("span", { class: "gm-cost", text: `${card.cost}🌙` }),
+      h("span", { class: "gm-cardname", text: cardName(card.card) }),
+      card.being ? h("span", { class: "gm-star", text: `${card.stars}★` }) : null),
+    card.types && card.types.length ? h("div", { class: "gm-types", text: typeNames(card.types) }) : null,
+    text ? h("div", { class: "gm-text", text }) : null);
+}
+
+function legalOf(ctx) {
+  return (ctx.legal || []).map((x) => x.action);
+}
+
+function canPlace(ctx, card, loc) {
+  return legalOf(ctx).some((a) => a.place === card && a.location === loc);
+}
+
+export function renderTable(ctx) {
+  style();
+  const view = ctx.view;
+  if (!view || view.game !== "guimenon") return h("div", { text: "…" });
+  const memory = ctx.memory;
+  const me = view.me;
+  const seat = view.seat === null || view.seat === undefined ? 0 : view.seat;
+  const other = 1 - seat;
+  const lang = currentLang();
+  const legal = legalOf(ctx);
+  const selected = memory.selected && me && me.hand.some((c) => c.card === memory.selected) ? memory.selected : null;
+  const discarding = me && me.owed_discards > 0;
+
+  const head = h("div", { class: "gm-head" },
+    h("span", { testid: "gm-turn", text: t("guimenon.turn").replace("{turn}", view.turn) }),
+    me ? h("span", { testid: "gm-moon", text: `${t("guimenon.moon")}: ${me.moon_left}/${view.moon[seat]}` }) : null,
+    h("span", { text: `${ctx.name(other, true)}: ${view.hand_counts[other]} ✋ · ${view.deck_counts[other]} 🂠` +
+      (view.confirmed[other] ? " ✔" : "") }));
+
+  const board = h("div", { class: "gm-board", testid: "gm-board" });
+  for (let li = 0; li < 3; li++) {
+    const info = view.locations[li];
+    const cell = view.board[li];
+    const target = selected && canPlace(ctx, selected, li);
+    const face = info.revealed
+      ? h("div", { class: "gm-locface", testid: `gm-location-${li}` },
+        h("div", { class: "gm-locname", text: t(`location.${info.id}`) }),
+        h("div", { class: "gm-loctext", text: t(`location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
+      : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
+    const sideEl = (s) => {
+      const el = h("div", { class: "gm-side", testid: `gm-side-${li}-${s === seat ? "me" : "them"}` });
+      for (const u of cell.cards[s]) el.appendChild(cardFrame(u, { text: u.token ? "" : undefined }));
+      if (s === seat && me) {
+        for (const p of me.pending.filter((x) => x.location === li)) {
+          const handCard = { card: p.card, being: true, stars: "?", types: [] };
+          el.appendChild(cardFrame(handCard, {
+            class: "gm-pending", testid: `gm-pending-${p.card}`,
+            onclick: () => legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
+          }));
+        }
+      }
+      return el;
+    };
+    const control = view.control[li];
+    const ctrlText = !info.revealed ? "" : control === null ? t("guimenon.neutral")
+      : `${t("guimenon.controls")}: ${ctx.name(control, true)}`;
+    board.appendChild(h("div", {
+      class: `gm-loc${target ? " gm-target" : ""}`, testid: `gm-loc-${li}`,
+      onclick: target ? () => { memory.selected = null; ctx.act({ place: selected, location: li }); } : null,
+    },
+      sideEl(other),
+      h("div", { class: "gm-stars" },
+        h("span", { testid: `gm-stars-${li}-them`, text: `${cell.stars[other]}★` }),
+        h("span", { testid: `gm-stars-${li}-me`, text: `${cell.stars[seat]}★` })),
+      face,
+      h("div", { class: "gm-ctrl", text: ctrlText }),
+      sideEl(seat)));
+  }
+
+  const parts = [head, board];
+  if (me) {
+    const hand = h("div", { class: "gm-hand", testid: "gm-hand" });
+    for (const c of me.hand) {
+      const playable = legal.some((a) => a.place === c.card);
+      const discardable = discarding && legal.some((a) => a.discard === c.card);
+      const cls = [c.card === selected ? "gm-selected" : "", playable || discardable ? "gm-playable" : "gm-unplayable"];
+      hand.appendChild(cardFrame(c, {
+        class: cls.join(" "), testid: `gm-hand-${c.card}`,
+        onclick: () => {
+          if (discardable) { ctx.act({ discard: c.card }); return; }
+          if (!playable) return;
+          memory.selected = memory.selected === c.card ? null : c.card;
+          ctx.redraw();
+        },
+      }));
+    }
+    const actions = h("div", { class: "gm-actions" });
+    if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: t("guimenon.must_discard").replace("{count}", me.owed_discards) }));
+    if (legal.some((a) => a.confirm)) {
+      actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("action.confirm")));
+    }
+    if (ctx.submitted || (view.confirmed[seat] && !ctx.over)) actions.appendChild(h("span", { class: "gm-wait", testid: "gm-waiting", text: t("guimenon.waiting") }));
+    parts.push(actions, hand);
+  }
+  return h("div", { class: "gm-table" }, parts);
+}
+
+export function renderScore(ctx) {
+  const view = ctx.view;
+  if (!view || view.game !== "guimenon") return null;
+  const rows = [0, 1].map((s) => h("tr", {},
+    h("td", { text: ctx.name(s, true) }),
+    h("td", { text: String(view.control.filter((c) => c === s).length) }),
+    h("td", { text: String(view.board.reduce((sum, cell) => sum + cell.stars[s], 0)) })));
+  return h("table", { testid: "gm-score" }, h("tr", {}, h("th", {}, ""), h("th", {}, "⚑"), h("th", {}, "★")), rows);
+}
+
+export function eventText(ev, ctx) {
+  const name = (s) => (ctx && ctx.name ? ctx.name(s, true) : `#${s + 1}`);
+  if (ev.type === "confirmed") return `${name(ev.seat)} ✔`;
+  if (ev.type === "reveal") {
+    const plays = ev.plays.map((p) => `${name(p.seat)}: ${cardName(p.card)} → ${p.location + 1}`);
+    return plays.length ? plays.join(" · ") : null;
+  }
+  if (ev.type === "ability") {
+    const source = ev.source.includes("-") && t(`card.${ev.source}`) !== `card.${ev.source}` ? cardName(ev.source) : t(`location.${ev.source}`);
+    return `${source}: ${(ev.results || []).join(", ") || "—"}`;
+  }
+  if (ev.type === "turn") return t("guimenon.turn").replace("{turn}", ev.turn);
+  return null;
+}
+
+export function renderReplay(rctx) {
+  style();
+  const report = rctx.replay || {};
+  const turns = report.turns || [];
+  const el = h("div", { class: "gm-table", testid: "gm-replay" });
+  for (const turn of turns) {
+    el.appendChild(h("h4", { text: t("guimenon.turn").replace("{turn}", turn.turn) }));
+    el.appendChild(h("div", {}, turn.plays.map((p) => `${rctx.name(p.seat)}: ${cardName(p.card)} → ${p.location + 1}`).join(" · ")));
+    const board = h("div", { class: "gm-board" });
+    for (const cell of turn.board || []) {
+      board.appendChild(h("div", { class: "gm-loc" },
+        h("div", { class: "gm-locface" }, cell.id ? t(`location.${cell.id}`) : t("guimenon.not_revealed")),
+        h("div", { class: "gm-stars" }, h("span", { text: `${cell.stars[0]}★` }), h("span", { text: `${cell.stars[1]}★` })),
+        h("div", { class: "gm-side" }, cell.cards[0].map((u) => cardFrame(u))),
+        h("div", { class: "gm-side" }, cell.cards[1].map((u) => cardFrame(u)))));
+    }
+    el.appendChild(board);
+    el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: `${r.source}: ${(r.results || []).join(", ")}` }))));
+  }
+  return { element: el, meta: report.control ? [`⚑ ${report.control.map((c) => (c === null ? "–" : c + 1)).join(" ")}`] : [] };
+}
