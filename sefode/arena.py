@@ -261,7 +261,7 @@ def simulate(
 ) -> ArenaResult:
     """Play ``matches`` matches between the entrants ``seats`` (player kinds), seated per ``rotation``."""
     game = get_game(game_name)
-    game.new_match(options, seed)  # validate the options before starting any worker
+    options = game.validate_options(options)  # before starting any worker
     n = len(seats)
     stats = [SeatStats(i, kind) for i, kind in enumerate(seats)]
     plans = plan_matches(n, matches, seed, rotation)

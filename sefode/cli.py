@@ -1,4 +1,4 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``demo``."""
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``games``, ``demo``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from sefode.engine import EngineError
 
@@ -14,41 +15,88 @@ from sefode.engine import EngineError
 def _cmd_replay(args: argparse.Namespace) -> int:
     from sefode.history import replay_file
 
-    result = replay_file(args.file).result()
-    print(json.dumps(result, ensure_ascii=False))
+    try:
+        result = replay_file(args.file).result()
+        text = json.dumps(result, ensure_ascii=False)
+    except Exception as err:  # never a traceback: the JSON error, exit 2
+        message = f"cannot replay {args.file}: {type(err).__name__}"
+        result = {
+            "over": False,
+            "placements": None,
+            "error": {"message": message, "index": None, "code": "history/invalid"},
+        }
+        text = json.dumps(result, ensure_ascii=False)
+    # Valid UTF-8 whatever the file held: a lone surrogate that reached the output is escaped.
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stdout.flush()
     return 2 if result["error"] is not None else 0
+
+
+def parse_option_args(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["players=4", "teams=true", "variant=7letras"]`` as options: each value is read as JSON when it
+    is JSON (numbers, true/false, null, quoted strings), else taken as a string.
+
+    >>> parse_option_args(["players=4", "teams=true", "variant=7letras", "max_cards=null"])
+    {'players': 4, 'teams': True, 'variant': '7letras', 'max_cards': None}
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option takes key=value, not {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    return options
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
     from sefode.bots.base import player_kinds
+    from sefode.engine import get_game
 
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else ["random"] * args.players
-    if len(seats) != args.players:
-        print(f"sefode simulate: --seats names {len(seats)} players but --players is {args.players}", file=sys.stderr)
+    def fail(message: str) -> int:
+        print(f"sefode simulate: {message}", file=sys.stderr)
         return 2
+
+    try:
+        game = get_game(args.game)
+        options = parse_option_args(args.option)
+    except (EngineError, ValueError) as err:
+        return fail(str(err))
+    if args.variant is not None:
+        options["variant"] = args.variant
+    spec = game.spec
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    players = args.players
+    if players is None:
+        given = options.get(spec.seats_option) if spec.seats_option else None
+        option = spec.option(spec.seats_option) if spec.seats_option else None
+        players = len(seats) if seats else given if isinstance(given, int) else option.default if option else None
+        if not isinstance(players, int):
+            players = spec.min_seats
+    if seats is None:
+        seats = ["random"] * players
+    if len(seats) != players:
+        return fail(f"--seats names {len(seats)} players but --players is {players}")
+    if spec.seats_option is not None:
+        options[spec.seats_option] = players
+    elif not spec.min_seats <= players <= spec.max_seats:
+        return fail(f"{spec.name} seats {spec.min_seats} to {spec.max_seats} players, not {players}")
     unknown = sorted(set(seats) - set(player_kinds()))
     if unknown:
-        print(
-            f"sefode simulate: unknown player kind(s) {', '.join(unknown)}; known: {', '.join(player_kinds())}",
-            file=sys.stderr,
-        )
-        return 2
+        return fail(f"unknown player kind(s) {', '.join(unknown)}; known: {', '.join(player_kinds())}")
     if args.matches < 1:
-        print("sefode simulate: --matches must be at least 1", file=sys.stderr)
-        return 2
+        return fail("--matches must be at least 1")
     if args.workers < 1:
-        print("sefode simulate: --workers must be at least 1", file=sys.stderr)
-        return 2
+        return fail("--workers must be at least 1")
     if args.think_ms <= 0:
-        print("sefode simulate: --think-ms must be positive", file=sys.stderr)
-        return 2
-    options = {"variant": args.variant, "players": args.players, "decks": args.decks, "teams": args.teams}
-    if args.lives is not None:
-        options["lives"] = args.lives
+        return fail("--think-ms must be positive")
     try:
+        options = game.validate_options(options)
         result = simulate(
-            args.game,
+            game.name,
             options,
             seats,
             args.matches,
@@ -59,17 +107,35 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             rotation=args.rotation,
         )
     except EngineError as err:
-        print(f"sefode simulate: {err}", file=sys.stderr)
-        return 2
+        return fail(str(err))
     print(json.dumps(result.to_json()) if args.json else format_table(result))
     return 0
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
+    from sefode.engine import games
 
-    result = simulate("fodinha", {"variant": "sefode", "players": 4}, ["random"] * 4, 20, 1)
+    game = games()[0]
+    options = game.validate_options({})
+    seats = int(options[game.spec.seats_option]) if game.spec.seats_option else game.spec.min_seats
+    result = simulate(game.name, options, ["random"] * seats, 20, 1)
     print(format_table(result))
+    return 0
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from sefode.engine import LOAD_ERRORS, games
+
+    specs = [g.spec.to_json() for g in games()]
+    if args.json:
+        print(json.dumps({"games": specs, "load_errors": LOAD_ERRORS}, ensure_ascii=False))
+        return 0
+    for spec in specs:
+        options = ", ".join(f"{o['key']}={json.dumps(o['default'])}" for o in spec["options"]) or "no options"
+        print(f"{spec['name']}: {spec['min_seats']}-{spec['max_seats']} seats, {spec['turns']}; options: {options}")
+    for name, err in sorted(LOAD_ERRORS.items()):
+        print(f"{name}: NOT LOADED: {err}", file=sys.stderr)
     return 0
 
 
@@ -81,7 +147,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"sefode serve: the server is not available ({err}); showing a bot match instead", file=sys.stderr)
         return _cmd_demo(args)
-    code: int = server.serve(args.host, args.port, open_browser=args.open)
+    code: int = server.serve(
+        args.host,
+        args.port,
+        open_browser=args.open,
+        public_url=args.public_url,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     return code
 
 
@@ -93,6 +165,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open the page in a browser once the server is up")
+    serve.add_argument(
+        "--public-url",
+        default=os.environ.get("SEFODE_PUBLIC_URL"),
+        help="where browsers reach the server, e.g. https://cartas.example.org (an https URL makes cookies Secure "
+        "and sends HSTS; its origin passes the Origin check). Default: SEFODE_PUBLIC_URL",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("SEFODE_FORWARDED_ALLOW_IPS"),
+        help="behind a reverse proxy: the proxy addresses whose X-Forwarded-For/-Proto are trusted (comma-separated, "
+        "e.g. 127.0.0.1); the per-client limits then see the real client. Default: SEFODE_FORWARDED_ALLOW_IPS",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     replay = sub.add_parser("replay", help="replay a sefode-history/1 file and print the result as JSON")
@@ -100,12 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_cmd_replay)
 
     sim = sub.add_parser("simulate", help="play matches between bots and report per seat")
-    sim.add_argument("--game", default="fodinha")
-    sim.add_argument("--variant", default="sefode", choices=["sefode", "7letras"])
-    sim.add_argument("--players", type=int, default=4)
-    sim.add_argument("--decks", type=int, default=1)
-    sim.add_argument("--teams", action="store_true")
-    sim.add_argument("--lives", type=int, default=None)
+    sim.add_argument("--game", required=True, help="the game (see: sefode games)")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeat for several)"
+    )
+    sim.add_argument("--variant", default=None, help="shorthand for --option variant=VARIANT")
+    sim.add_argument("--players", type=int, default=None, help="seats (default: as many as --seats names)")
     sim.add_argument("--seats", default=None, help="comma-separated player kinds, one per seat")
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
@@ -119,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
+
+    games = sub.add_parser("games", help="list the registered games, their seats and options")
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(func=_cmd_games)
 
     demo = sub.add_parser("demo", help="print a short bot match summary")
     demo.set_defaults(func=_cmd_demo)

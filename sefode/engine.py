@@ -390,13 +390,19 @@ class Game(ABC, Generic[S]):
         """Seats that play as one pair or team (empty: every seat alone). Capability ``units``."""
         return ()
 
+    def planned_units(self, options: Mapping[str, JSON]) -> tuple[tuple[Seat, ...], ...]:
+        """The units a match with these (normalised) options will have, before it starts: the room
+        offers team names and seating for them. Empty: every seat alone."""
+        return ()
+
     # ----------------------------------------------------------------- platform actions (capabilities)
     def forfeit(self, state: S, seat: Seat) -> list[Event]:
         """``seat`` leaves the match for good (capability ``forfeit``); public events."""
         raise IllegalAction("this game has no leaving with a forfeit", "action/no_forfeit")
 
-    def join(self, state: S) -> list[Event]:
-        """A late player takes the next seat, ``seats(state)`` (capability ``join``); public events."""
+    def join(self, state: S, seat: Seat) -> list[Event]:
+        """A late player takes ``seat``, which must be the next one, ``seats(state)`` (capability ``join``);
+        public events."""
         raise IllegalAction("this game takes no late players", "action/no_join")
 
     def show_hand(self, state: S, seat: Seat) -> list[Event]:
@@ -454,13 +460,12 @@ def apply_entry(game: Game[S], state: S, seat: object, entry: Mapping[str, JSON]
         if entry[keys[0]] is not True:
             raise IllegalAction(f"'{keys[0]}' takes the value true", "action/invalid")
         if keys[0] == "join":
-            if seat != game.seats(state):
-                raise IllegalAction(f"a late player takes the next seat, {game.seats(state)}, not {seat!r}",
-                                    "action/bad_seat")
-            return game.join(state)
-        seat = check_seat(seat, game.seats(state))
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise IllegalAction(f"seat must be a whole number, not {seat!r}", "action/bad_seat")
+            return game.join(state, seat)
         if game.outcome(state) is not None:
-            raise MatchOver("the match is over")
+            raise MatchOver("the match is over", "action/match_over")
+        seat = check_seat(seat, game.seats(state))
         if keys[0] == "leave":
             return game.forfeit(state, seat)
         return game.show_hand(state, seat)

@@ -14,12 +14,13 @@ rejected action is reported with its index.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import EngineError, Game, apply_entry, get_game
+from sefode.server.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
 _TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
@@ -48,8 +49,18 @@ class Replay:
         return out
 
 
+MAX_MESSAGE = 500
+"""An error message is cut to this many characters: a huge value from the file is never echoed whole."""
+
+
+def _printable(message: str) -> str:
+    """``message`` as valid Unicode (a lone surrogate from the file becomes an escape), at most MAX_MESSAGE long."""
+    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
 def _error(message: str, index: int | None, code: str) -> dict[str, Any]:
-    return {"message": message, "index": index, "code": code}
+    return {"message": _printable(message), "index": index, "code": code}
 
 
 def replay(data: object) -> Replay:
@@ -57,9 +68,8 @@ def replay(data: object) -> Replay:
     if not isinstance(data, Mapping):
         return Replay(None, None, _error("a history must be a JSON object", None, "history/invalid"))
     if data.get("format") != FORMAT:
-        return Replay(
-            None, None, _error(f"'format' must be {FORMAT!r}, not {data.get('format')!r}", None, "history/format")
-        )
+        given = printable(data.get("format"), 60)
+        return Replay(None, None, _error(f"'format' must be {FORMAT!r}, not {given}", None, "history/format"))
     try:
         game = get_game(data.get("game"))
     except EngineError as err:
@@ -77,31 +87,81 @@ def replay(data: object) -> Replay:
     except (EngineError, HistoryError) as err:
         code = err.code if isinstance(err, EngineError) else "history/invalid"
         return Replay(game, None, _error(str(err), None, code))
-    for index, entry in enumerate(actions):
-        try:
-            if not isinstance(entry, Mapping) or "seat" not in entry:
-                raise HistoryError(f"action {index} must be an object with a 'seat'")
-            seat = entry["seat"]
-            if isinstance(seat, bool) or not isinstance(seat, int):
-                raise HistoryError(f"action {index}: 'seat' must be a whole number, not {seat!r}")
-            action = game.parse_action(state, seat, entry)
-            game.apply(state, seat, action)
-        except (EngineError, HistoryError) as err:
-            code = err.code if isinstance(err, EngineError) else "history/invalid"
-            return Replay(game, state, _error(f"action {index}: {err}", index, code))
+    entries = ((entry.get("seat") if isinstance(entry, Mapping) else None, entry) for entry in actions)
+    try:
+        for _ in replay_actions(game, state, entries):
+            pass
+    except ReplayError as err:
+        return Replay(game, state, _error(str(err), err.index, err.code))
     return Replay(game, state, None)
 
 
+class ReplayError(ValueError):
+    """An action of a replayed list that the engine refused; ``index`` is its position."""
+
+    def __init__(self, message: str, index: int, code: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.code = code
+
+
+def replay_actions(
+    game: Game[Any], state: Any, entries: Iterable[tuple[object, object]]
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """Apply ``(seat, action JSON)`` pairs in order through the checked path; yield each seat and its events.
+
+    The one replay loop: ``sefode replay``, a room rebuilt from the store, and a finished match's history all
+    go through it. Raises :class:`ReplayError` at the first refused action (nothing after it is applied).
+    """
+    for index, (seat, entry) in enumerate(entries):
+        if not isinstance(entry, Mapping) or ("seat" not in entry and seat is None):
+            raise ReplayError(f"action {index} must be an object with a 'seat'", index, "history/invalid")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ReplayError(f"action {index}: 'seat' must be a whole number, not {seat!r}", index, "history/invalid")
+        try:
+            events = apply_entry(game, state, seat, entry)
+        except EngineError as err:
+            raise ReplayError(f"action {index}: {err}", index, err.code) from None
+        yield seat, events
+
+
+def rebuild(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    seed: int,
+    setup: Mapping[str, Any] | None,
+    entries: Iterable[tuple[object, object]],
+) -> Any:
+    """A match state rebuilt from its start and its accepted actions (for a stored match)."""
+    state = game.new_match(options, seed, setup)
+    for _ in replay_actions(game, state, entries):
+        pass
+    return state
+
+
+MAX_DEPTH = 64
+"""A history nests far less deeply than this; a deeper file is refused before it is parsed."""
+
+
 def replay_file(path: str | Path) -> Replay:
+    """Replay a history file. Never raises on a bad file: unreadable, not JSON, too deep, a huge number, a string
+    that is not valid Unicode... each gives an error in the result (``sefode replay`` exits 2 with it)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         return Replay(None, None, _error(f"cannot read {path}: {err}", None, "history/unreadable"))
+    if depth_exceeds(text, MAX_DEPTH):
+        return Replay(None, None, _error(f"{path} nests deeper than {MAX_DEPTH} levels", None, "history/not_json"))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         return Replay(None, None, _error(f"{path} is not JSON: {err}", None, "history/not_json"))
-    return replay(data)
+    except (ValueError, RecursionError) as err:  # e.g. an integer of more than 4300 digits
+        return Replay(None, None, _error(f"{path} is not a usable JSON document: {err}", None, "history/not_json"))
+    try:
+        return replay(data)
+    except (RecursionError, ValueError, TypeError, OverflowError, MemoryError) as err:
+        return Replay(None, None, _error(f"{path} cannot be replayed: {err}", None, "history/invalid"))
 
 
 def export(game: Game[Any], state: Any, *, reveal_seed: bool = True) -> dict[str, Any]:

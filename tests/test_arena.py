@@ -106,8 +106,9 @@ def test_bradley_terry_rates_the_kind_that_places_higher_above() -> None:
 def test_simulate_command_reports_per_seat_and_per_kind_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
-            *("simulate", "--seats", "normal,easy,easy,hard", "--matches", "4", "--seed", "3", "--think-ms", "5"),
-            *("--workers", "2", "--rotation", "duplicate", "--lives", "2", "--json"),
+            *("simulate", "--game", "fodinha", "--seats", "normal,easy,easy,hard", "--matches", "4", "--seed", "3"),
+            *("--think-ms", "5"),
+            *("--workers", "2", "--rotation", "duplicate", "--option", "lives=2", "--json"),
         ]
     )
     assert code == 0
@@ -124,7 +125,8 @@ def test_simulate_command_reports_per_seat_and_per_kind_json(capsys: pytest.Capt
 
 
 def test_simulate_command_prints_shares_with_intervals_and_ratings(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--seats", "normal,easy,easy,easy", "--matches", "8", "--seed", "1"]) == 0
+    argv = ["simulate", "--game", "fodinha", "--seats", "normal,easy,easy,easy", "--matches", "8", "--seed", "1"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
     assert "95% CI" in out and "rating" in out and "normal" in out
 
@@ -140,7 +142,7 @@ def test_simulate_command_prints_shares_with_intervals_and_ratings(capsys: pytes
 )
 def test_simulate_command_refuses_bad_arguments(argv: list[str]) -> None:
     try:
-        code = main(["simulate", "--matches", "2", *argv])
+        code = main(["simulate", "--game", "fodinha", "--matches", "2", *argv])
     except SystemExit as exit_:  # argparse refuses a bad choice itself
         code = int(exit_.code or 0)
     assert code == 2

@@ -365,3 +365,32 @@ def test_easy_never_bids_to_win_a_one_card_hand_it_sees_it_cannot_win() -> None:
     state = hand_at(1, [["5d"], ["3h"], ["4c"], ["6d"]])
     for seed in range(40):
         assert decide(make_player("easy", seed), state, 1) == BID
+
+
+def test_the_hard_bot_searches_at_a_simultaneous_node_and_beats_random_in_the_sealed_bid_game() -> None:
+    """Issue 8 §3: at a node where both seats are awaited the search spreads its visits over its OWN legal actions
+    (decoupled UCT), and it beats random play clearly. Iteration-capped, seeded: the same result on every run."""
+    from toygame import Lances
+
+    game = Lances()
+    state = game.new_match({"rounds": 3}, 11)
+    assert game.awaiting(state) == {0, 1}
+    for seat in (0, 1):
+        hard = HardPlayer(seat, think_ms=1e7, max_iterations=300)
+        action = hard.choose(Seen(game, state, seat))
+        assert action in game.legal_actions(state, seat)
+        assert set(hard.last_visits) == set(game.legal_actions(state, seat))
+        assert sum(hard.last_visits.values()) == 300
+    better = worse = 0
+    for m in range(60):
+        for hard_seat in (0, 1):  # duplicate seating: each deal played from both seats
+            state = game.new_match({"rounds": 3}, 1000 + m)
+            players: list[Player] = [make_player("random", 7 * m + hard_seat)] * 2
+            players[hard_seat] = HardPlayer(m, think_ms=1e7, max_iterations=200)
+            play_checked(game, state, players)
+            outcome = game.outcome(state)
+            assert outcome is not None
+            mine, theirs = outcome.placements[hard_seat], outcome.placements[1 - hard_seat]
+            better += mine < theirs
+            worse += mine > theirs
+    assert better >= 1.3 * worse, (better, worse)

@@ -177,7 +177,7 @@ SEAT_KEYS = {"seat", "player", "wins", "mean_place", "decision_ms_p50", "decisio
     "args",
     [
         ["--variant", "sefode", "--players", "4", "--seats", "random,random,random,random", "--matches", "12"],
-        ["--variant", "sefode", "--players", "6", "--decks", "2", "--teams", "--matches", "6"],
+        ["--variant", "sefode", "--players", "6", "--option", "decks=2", "--option", "teams=true", "--matches", "6"],
         ["--variant", "7letras", "--players", "3", "--seats", "random,random,random", "--matches", "9"],
     ],
 )
@@ -230,7 +230,7 @@ def test_simulate_decisions_count_bids_and_chosen_plays_not_automatic_ones(
 ) -> None:
     seats = ",".join(["random"] * players)
     proc = run(
-        "simulate", "--variant", variant, "--players", str(players), "--seats", seats,
+        "simulate", "--game", "fodinha", "--variant", variant, "--players", str(players), "--seats", seats,
         "--matches", str(matches), "--seed", "5", "--json",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -262,28 +262,35 @@ def test_simulate_decisions_count_bids_and_chosen_plays_not_automatic_ones(
     ("args", "words"),
     [
         (["--players", "x"], "invalid int value"),
-        (["--variant", "poker"], "invalid choice"),
+        (["--variant", "poker"], "variant must be one of"),
         (["--players", "3", "--seats", "random,random"], "--seats names 2 players but --players is 3"),
         (["--players", "2", "--seats", "random,genius"], "unknown player kind"),
         (["--matches", "0"], "--matches must be at least 1"),
         (["--players", "9", "--seats", ",".join(["random"] * 9)], "2 to 8 players"),
-        (["--players", "3", "--teams"], "4, 6 or 8 players"),
-        (["--players", "4", "--decks", "3"], "1 or 2 decks"),
-        (["--variant", "7letras", "--players", "4", "--decks", "2"], "one deck"),
-        (["--variant", "7letras", "--players", "4", "--lives", "3"], "'lives'"),
-        (["--game", "poker"], "unknown game"),
+        (["--players", "3", "--option", "teams=true"], "4, 6 or 8 players"),
+        (["--players", "4", "--option", "decks=3"], "1 or 2 decks"),
+        (["--variant", "7letras", "--players", "4", "--option", "decks=2"], "one deck"),
+        (["--variant", "7letras", "--players", "4", "--option", "lives=3"], "'lives'"),
+        (["--players", "4", "--option", "colour=red"], "unknown option(s) colour"),
+        (["--players", "4", "--option", "lives"], "--option takes key=value"),
     ],
 )
 def test_simulate_bad_arguments_exit_2_with_a_readable_message(args: list[str], words: str) -> None:
-    proc = run("simulate", *args, "--json")
+    proc = run("simulate", "--game", "fodinha", *args, "--json")
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert words in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
+def test_simulate_unknown_game_exits_2_naming_the_known_games() -> None:
+    proc = run("simulate", "--game", "poker", "--json")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "unknown game 'poker'" in proc.stderr and "fodinha" in proc.stderr
+
+
 def test_simulate_without_json_prints_a_readable_table() -> None:
-    proc = run("simulate", "--players", "3", "--matches", "3", "--seed", "2")
+    proc = run("simulate", "--game", "fodinha", "--players", "3", "--matches", "3", "--seed", "2")
     assert proc.returncode == 0, proc.stderr
     assert "3 matches" in proc.stdout and "random" in proc.stdout
     with pytest.raises(json.JSONDecodeError):
@@ -294,7 +301,8 @@ def test_simulate_is_deterministic_across_processes() -> None:
     """Same options and seed: the same matches, whatever the interpreter's hash seed."""
     outs = []
     for hash_seed in ("1", "2"):
-        args = ["simulate", "--variant", "7letras", "--players", "5", "--matches", "5", "--seed", "9", "--json"]
+        args = ["simulate", "--game", "fodinha", "--variant", "7letras", "--players", "5", "--matches", "5"]
+        args += ["--seed", "9", "--json"]
         proc = subprocess.run(
             [sys.executable, "-m", "sefode", *args],
             capture_output=True,
@@ -364,3 +372,17 @@ def test_replay_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, err
     assert "Traceback" not in err
+
+
+def test_simulate_plays_the_plugin_game_installed_as_its_own_distribution() -> None:
+    """The sealed-bid plugin (plugins/sefode-lances) is found through its entry point: no edit of the project."""
+    proc = run("simulate", "--game", "lances", "--seats", "hard,random", "--option", "rounds=2", "--matches", "4",
+               "--think-ms", "5", "--seed", "1", "--json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = one_json_object(proc.stdout)
+    assert out["matches"] == 4 and [s["player"] for s in out["seats"]] == ["hard", "random"]
+    assert out["decisions"] == 4 * 2 * 2  # two seats, two rounds, one sealed card each
+    listed = run("games", "--json")
+    assert listed.returncode == 0
+    games = {g["name"]: g for g in json.loads(listed.stdout)["games"]}
+    assert games["lances"]["turns"] == "simultaneous" and "fodinha" in games

@@ -1,12 +1,17 @@
-"""Recording a finished match: medals, tournament progress and trophies, idempotently.
+"""Recording a finished match: medals, tournament progress and trophies, the game's rating table, idempotently.
 
-``record_match_result(conn, match_id)`` reads the finished match from the server's ``matches`` row (seats,
-placements, options) and, in the caller's transaction, writes:
+``record_match_result(conn, match_id)`` reads the finished match from the server's ``matches`` row (its seats and
+its stored ``Outcome``: placements, units, no winner; never the game's options, so nothing here knows a game) and,
+in the caller's transaction, writes:
 
 1. ``award_matches`` (one row per match: the "already recorded" mark, primary key ``match_id``);
 2. ``award_seats`` (who sat where and their place: profile history and tournament standings);
 3. ``medals`` (primary key ``(match_id, player_id)``);
-4. for the last match of a tournament: the tournament's end and its ``trophies`` (key ``(tournament, player)``).
+4. for the last match of a tournament: the tournament's end and its ``trophies`` (key ``(tournament, player)``);
+5. the game's rating table (``sefode.accounts.ratings``: ``rating_matches``, ``ratings``, ``rating_changes``).
+
+A match that ended with no winner gives no medals (every player scores 0 tournament points) and changes no
+rating, but is recorded as finished like any other.
 
 All in one transaction: a crash between two steps rolls every step back, and the next call (the server's
 start-up recovery, ``record_pending``) records the match once. A second call for a recorded match changes
@@ -23,10 +28,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from sefode.accounts import ratings
 from sefode.accounts import tables as a
 from sefode.accounts.service import AccountError
 from sefode.awards import (
     MedalAward,
+    RatingChange,
     SeatResult,
     Standings,
     TournamentStatus,
@@ -35,6 +42,8 @@ from sefode.awards import (
     match_medals,
     tournament_standings,
 )
+from sefode.awards.medals import humans_at_start
+from sefode.engine import Outcome
 from sefode.store import tables as s
 from sefode.store.db import now_ms
 
@@ -51,17 +60,37 @@ class Recorded:
     tournament_id: str | None = None
     tournament_status: str | None = None
     trophies: tuple[str, ...] = field(default=())
+    ratings: tuple[RatingChange, ...] = ()
+    """The rating changes this call made (empty when the match changed no rating, or was recorded before)."""
 
 
-def _seat_results(
-    seats: Sequence[dict[str, Any]], placements: Sequence[int], options: dict[str, Any]
-) -> list[SeatResult]:
-    """The seats of a finished match as the award rules see them. A seat is human when it holds a player id
-    (``bot`` is set for seats filled by a bot). A seat numbered at or beyond ``options.players`` joined late."""
-    start = int(options.get("players") or len(placements))
-    units = start // 2 if options.get("teams") else 0
+def _is_join(action: object) -> bool:
+    """A platform join (``{"join": true}``, ``sefode.engine.PLATFORM_ACTIONS``): a late arrival took the next seat."""
+    return isinstance(action, dict) and [k for k in action if k != "seat"] == ["join"] and action["join"] is True
+
+
+def seats_at_start(conn: sa.Connection, match_id: str, seats: int) -> int:
+    """How many seats the match had when it started: its seats less the late arrivals, who take the next seat
+    with a platform join each (the stored actions say how many)."""
+    rows = conn.execute(
+        sa.select(s.actions.c.action).where(
+            s.actions.c.match_id == match_id,
+            sa.cast(s.actions.c.action, sa.Text).like('%"join"%'),  # a cheap first cut; _is_join decides
+        )
+    )
+    return seats - sum(1 for (action,) in rows if _is_join(action))
+
+
+def seat_results(seats: Sequence[dict[str, Any]], outcome: Outcome, start: int) -> list[SeatResult]:
+    """The seats of a finished match as the award rules see them, from the stored seating and ``Outcome`` alone.
+
+    A seat is human when it holds a player id (``bot`` is set for seats filled by a bot). Its unit is the index of
+    the unit holding it in ``outcome.units`` (every seat alone when the game has none): teams are never
+    re-derived. Seats numbered ``start`` and beyond joined late."""
+    units = outcome.unit_list()
+    unit_of = {seat: i for i, unit in enumerate(units) for seat in unit}
     out: list[SeatResult] = []
-    for seat, place in enumerate(placements):
+    for seat, place in enumerate(outcome.placements):
         occ = seats[seat] if seat < len(seats) else {}
         player = occ.get("player_id")
         human = isinstance(player, str) and bool(player)
@@ -71,11 +100,55 @@ def _seat_results(
                 player=str(player) if human else f"bot:{seat}",
                 place=int(place),
                 human=human,
-                unit=seat % units if units else seat,
+                unit=unit_of.get(seat, len(units) + seat),  # a seat no unit names: alone
                 seated_at_start=seat < start,
             )
         )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """What awards and ratings read of a finished match."""
+
+    match_id: str
+    room_id: str
+    game: str
+    started_at: int
+    ended_at: int | None
+    outcome: Outcome
+    seats: list[SeatResult]
+
+
+def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
+    """A finished match from the server's ``matches`` row (seats and ``outcome``; never its options), or None."""
+    row = (
+        conn.execute(
+            sa.select(
+                s.matches.c.room_id,
+                s.matches.c.game,
+                s.matches.c.seats,
+                s.matches.c.outcome,
+                s.matches.c.started_at,
+                s.matches.c.ended_at,
+            ).where(s.matches.c.id == match_id)
+        )
+        .mappings()
+        .first()
+    )
+    if row is None or row["outcome"] is None:
+        return None  # not finished (matches finished before 0003 got their outcome in 0004_ratings)
+    outcome = Outcome.from_json(row["outcome"])
+    start = seats_at_start(conn, match_id, len(outcome.placements))
+    return FinishedMatch(
+        match_id=match_id,
+        room_id=str(row["room_id"]),
+        game=str(row["game"]),
+        started_at=int(row["started_at"]),
+        ended_at=None if row["ended_at"] is None else int(row["ended_at"]),
+        outcome=outcome,
+        seats=seat_results(list(row["seats"]), outcome, start),
+    )
 
 
 def _stored_seats(conn: sa.Connection, match_ids: Sequence[str]) -> dict[str, list[SeatResult]]:
@@ -210,31 +283,23 @@ def _finish_tournament(conn: sa.Connection, tournament: dict[str, Any], stamp: i
 
 
 def record_match_result(conn: sa.Connection, match_id: str, now: int | None = None) -> Recorded | None:
-    """Record a finished match once (see the module docstring). None when there is no such finished match."""
+    """Record a finished match once (see the module docstring): medals and tournaments, then the game's rating
+    table. None when there is no such finished match."""
     done = _already(conn, match_id)
     if done is not None:
+        if not ratings.is_rated(conn, match_id):  # awarded before ratings existed, or by an older server
+            match = finished_match(conn, match_id)
+            if match is not None:
+                ratings.rate_match(conn, match, now)
         return done
-    row = (
-        conn.execute(
-            sa.select(
-                s.matches.c.room_id,
-                s.matches.c.game,
-                s.matches.c.options,
-                s.matches.c.seats,
-                s.matches.c.placements,
-                s.matches.c.started_at,
-                s.matches.c.ended_at,
-            ).where(s.matches.c.id == match_id)
-        )
-        .mappings()
-        .first()
-    )
-    if row is None or row["placements"] is None:
+    match = finished_match(conn, match_id)
+    if match is None:
         return None
     stamp = now_ms() if now is None else now
-    seats = _seat_results(list(row["seats"]), list(row["placements"]), dict(row["options"]))
+    seats = match.seats
+    no_winner = match.outcome.no_winner
     valid = is_valid_match(seats)
-    tournament = _open_tournament(conn, str(row["room_id"]), int(row["started_at"]))
+    tournament = _open_tournament(conn, match.room_id, match.started_at)
     number = None
     if tournament is not None:
         number = len(tournament_match_ids(conn, str(tournament["id"]))) + 1
@@ -242,18 +307,19 @@ def record_match_result(conn: sa.Connection, match_id: str, now: int | None = No
         conn,
         {
             "match_id": match_id,
-            "room_id": row["room_id"],
-            "game": row["game"],
+            "room_id": match.room_id,
+            "game": match.game,
             "valid": valid,
-            "humans": sum(1 for r in seats if r.human and r.seated_at_start),
+            "no_winner": no_winner,
+            "humans": humans_at_start(seats),
             "tournament_id": None if tournament is None else tournament["id"],
             "tournament_number": number,
-            "ended_at": int(row["ended_at"] or stamp),
+            "ended_at": match.ended_at or stamp,
             "recorded_at": stamp,
         },
     )
     _insert_seats(conn, match_id, seats)
-    awards = match_medals(seats)
+    awards = match_medals(seats, no_winner)
     _insert_medals(conn, match_id, awards, stamp)
     status = None
     trophies: tuple[str, ...] = ()
@@ -263,6 +329,7 @@ def record_match_result(conn: sa.Connection, match_id: str, now: int | None = No
             standings = _finish_tournament(conn, tournament, stamp)
             status = str(standings.status)
             trophies = standings.trophy_winners
+    changes = ratings.rate_match(conn, match, stamp)
     return Recorded(
         match_id=match_id,
         newly=True,
@@ -271,21 +338,29 @@ def record_match_result(conn: sa.Connection, match_id: str, now: int | None = No
         tournament_id=None if tournament is None else str(tournament["id"]),
         tournament_status=status,
         trophies=trophies,
+        ratings=tuple(changes),
     )
 
 
 def record_pending(conn: sa.Connection, now: int | None = None) -> list[str]:
-    """Start-up recovery: record every finished match that is not recorded yet (oldest first)."""
-    recorded = sa.select(a.award_matches.c.match_id)
+    """Start-up recovery: record every finished match that is not recorded yet, or not rated yet (oldest first,
+    so that ratings follow the order the matches ended in). Returns the ids of the matches newly recorded or
+    rated."""
+    awarded = sa.select(a.award_matches.c.match_id)
+    rated = sa.select(a.rating_matches.c.match_id)
     rows = conn.execute(
         sa.select(s.matches.c.id)
-        .where(s.matches.c.placements.is_not(None), s.matches.c.ended_at.is_not(None), s.matches.c.id.not_in(recorded))
+        .where(
+            s.matches.c.outcome.is_not(None),
+            s.matches.c.ended_at.is_not(None),
+            sa.or_(s.matches.c.id.not_in(awarded), s.matches.c.id.not_in(rated)),
+        )
         .order_by(s.matches.c.ended_at, s.matches.c.number)
     )
     out: list[str] = []
     for (match_id,) in rows.all():
         result = record_match_result(conn, str(match_id), now)
-        if result is not None and result.newly:
+        if result is not None:
             out.append(str(match_id))
     return out
 

@@ -1,4 +1,6 @@
-"""Read side: the leaderboard, a player's profile and a tournament's standings, as JSON-ready dicts."""
+"""Read side: the leaderboard, the per-game rating tables, a player's profile and a tournament's standings, as
+JSON-ready dicts. Games are listed from the engine's registry (``sefode.engine.game_names``): nothing here names
+one."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import sqlalchemy as sa
 from sefode.accounts import tables as a
 from sefode.accounts.awarding import compute_standings, tournament_match_ids, tournament_row
 from sefode.accounts.service import account_username
-from sefode.awards import Board, Medal, Tally, leaderboard_page
+from sefode.awards import Board, Medal, RatingRow, Skill, Tally, leaderboard_page, rating_page
+from sefode.engine import game_names, get_game
 from sefode.store import tables as s
 
 HISTORY_PAGE = 20
@@ -84,6 +87,84 @@ def leaderboard(
             for r in result.rows
         ],
     }
+
+
+def _title(game: str) -> str | None:
+    """The i18n key of a registered game's display name (None for a game no longer installed)."""
+    try:
+        return get_game(game).spec.title
+    except Exception:  # an unregistered game: EngineError; never fail a page for it
+        return None
+
+
+def rating_games() -> list[dict[str, Any]]:
+    """Every registered game, each with its rating table: ``{"game", "title"}`` (title: an i18n key)."""
+    return [{"game": name, "title": _title(name)} for name in game_names()]
+
+
+def _skill_json(skill: Skill) -> dict[str, float]:
+    return {"rating": round(skill.rating, 3), "mu": round(skill.mu, 3), "sigma": round(skill.sigma, 3)}
+
+
+def rating_table(
+    conn: sa.Connection, game: str, page: int = 1, per_page: int = 20, me: str | None = None
+) -> dict[str, Any]:
+    """One game's rating table: players by rating (mu - 3 sigma), paginated like the leaderboard."""
+    rows = conn.execute(
+        sa.select(a.ratings.c.player_id, a.ratings.c.mu, a.ratings.c.sigma, a.ratings.c.matches).where(
+            a.ratings.c.game == game
+        )
+    ).all()
+    who = names(conn, [str(r[0]) for r in rows])
+    table = [
+        RatingRow(
+            player=str(r[0]), name=str(who[str(r[0])]["name"]), skill=Skill(float(r[1]), float(r[2])), matches=int(r[3])
+        )
+        for r in rows
+        if not who[str(r[0])]["anonymous"]
+    ]
+    result = rating_page(table, page, per_page, me)
+    return {
+        "board": "ratings",
+        "game": game,
+        "title": _title(game),
+        "page": result.page,
+        "pages": result.pages,
+        "per_page": result.per_page,
+        "total": result.total,
+        "me": None if me is None else {"player_id": me, "position": result.position},
+        "rows": [
+            {
+                "rank": r.rank,
+                "player_id": r.row.player,
+                "name": r.row.name,
+                **_skill_json(r.row.skill),
+                "matches": r.row.matches,
+                "you": r.row.player == me,
+            }
+            for r in result.rows
+        ],
+    }
+
+
+def player_ratings(conn: sa.Connection, player_id: str) -> list[dict[str, Any]]:
+    """A player's rating in every game they were rated in, in the registry's order of games."""
+    rows = conn.execute(
+        sa.select(a.ratings.c.game, a.ratings.c.mu, a.ratings.c.sigma, a.ratings.c.matches).where(
+            a.ratings.c.player_id == player_id
+        )
+    ).all()
+    order = {name: i for i, name in enumerate(game_names())}
+    out = [
+        {
+            "game": str(r[0]),
+            "title": _title(str(r[0])),
+            **_skill_json(Skill(float(r[1]), float(r[2]))),
+            "matches": int(r[3]),
+        }
+        for r in rows
+    ]
+    return sorted(out, key=lambda x: (order.get(x["game"], len(order)), x["game"]))
 
 
 def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = HISTORY_PAGE) -> dict[str, Any] | None:
@@ -166,6 +247,7 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
         "anonymous": who[player_id]["anonymous"],
         "registered": account_username(conn, player_id) is not None,
         "medals": medal_counts,
+        "ratings": player_ratings(conn, player_id),
         "trophies": [
             {"tournament_id": r[0], "room_id": r[2], "matches": r[3], "awarded_at": r[1]} for r in trophy_rows
         ],
@@ -179,8 +261,10 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
                     "match_id": r["match_id"],
                     "room_id": r["room_id"],
                     "game": r["game"],
+                    "title": _title(str(r["game"])),
                     "ended_at": r["ended_at"],
                     "valid": bool(r["valid"]),
+                    "no_winner": bool(r["no_winner"]),
                     "seat": r["seat"],
                     "place": r["place"],
                     "medal": medal_of.get(str(r["match_id"])),

@@ -1,5 +1,6 @@
-"""The tables of accounts, medals and tournaments (SQLAlchemy Core). Created by the Alembic revision
-``sefode/store/migrations/versions/0002_accounts.py``; the server's own tables are in ``sefode.store.tables``.
+"""The tables of accounts, medals, tournaments and ratings (SQLAlchemy Core). Created by the Alembic revisions
+``sefode/store/migrations/versions/0002_accounts.py`` and ``0004_ratings.py``; the server's own tables are in
+``sefode.store.tables``.
 
 Foreign keys to the server's tables (``players``, ``matches``) are declared in the migration only, so this module
 does not depend on the server's metadata.
@@ -69,6 +70,7 @@ award_matches = sa.Table(
     sa.Column("tournament_number", sa.Integer, nullable=True),
     sa.Column("ended_at", sa.BigInteger, nullable=False),
     sa.Column("recorded_at", sa.BigInteger, nullable=False),
+    sa.Column("no_winner", sa.Boolean, nullable=False, server_default=sa.false()),  # 0004_ratings
     sa.UniqueConstraint("tournament_id", "tournament_number", name="uq_award_matches_tournament_number"),
 )
 
@@ -100,4 +102,46 @@ trophies = sa.Table(
     sa.Column("tournament_id", sa.String(32), primary_key=True),
     sa.Column("player_id", sa.String(32), primary_key=True),
     sa.Column("awarded_at", sa.BigInteger, nullable=False),
+)
+
+# ------------------------------------------------------------------------- per-game ratings (0004_ratings)
+
+rating_matches = sa.Table(
+    "rating_matches",
+    metadata,
+    sa.Column("match_id", sa.String(32), primary_key=True),
+    # the "already rated" mark: one row per finished match, rated or not
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("reason", sa.String(16), nullable=True),
+    # why nothing changed (``sefode.awards.Unrated``), or None
+    sa.Column("recorded_at", sa.BigInteger, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rating", sa.Double, nullable=False),
+    # mu - 3 sigma: what the table shows and orders on
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+    sa.Index("ix_ratings_game_rating", "game", "rating"),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("match_id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("team", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Double, nullable=False),
+    sa.Column("sigma_before", sa.Double, nullable=False),
+    sa.Column("mu_after", sa.Double, nullable=False),
+    sa.Column("sigma_after", sa.Double, nullable=False),
 )

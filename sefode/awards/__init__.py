@@ -1,5 +1,6 @@
-"""Medals, tournaments and the leaderboard: the pure rules (seed 002, RULINGS §1). Storage lives in
-``sefode.accounts``."""
+"""Medals, tournaments, the leaderboard and the per-game rating tables: the pure rules (seed 002, RULINGS §1).
+Storage lives in ``sefode.accounts``. Nothing here names a game or reads a game's options: seats, places and
+units come from the stored ``Outcome``."""
 
 from sefode.awards.leaderboard import Board, Page, RankedRow, Tally, leaderboard_page, page_of, paginate, rank
 from sefode.awards.medals import (
@@ -11,6 +12,20 @@ from sefode.awards.medals import (
     match_medals,
     medal_for_place,
     seat_results,
+)
+from sefode.awards.ratings import (
+    MIN_RATED_HUMANS,
+    RankedRating,
+    RatedTeam,
+    RatingChange,
+    RatingPage,
+    RatingRow,
+    Skill,
+    Unrated,
+    rank_ratings,
+    rate_teams,
+    rating_page,
+    rating_teams,
 )
 from sefode.awards.tournament import (
     TOURNAMENT_LENGTHS,
@@ -24,17 +39,25 @@ from sefode.awards.tournament import (
 
 __all__ = [
     "MIN_HUMANS",
+    "MIN_RATED_HUMANS",
     "TOURNAMENT_LENGTHS",
     "Board",
     "Medal",
     "MedalAward",
     "Page",
+    "RankedRating",
     "RankedRow",
+    "RatedTeam",
+    "RatingChange",
+    "RatingPage",
+    "RatingRow",
     "SeatResult",
+    "Skill",
     "StandingRow",
     "Standings",
     "Tally",
     "TournamentStatus",
+    "Unrated",
     "check_length",
     "is_valid_match",
     "leaderboard_page",
@@ -44,6 +67,10 @@ __all__ = [
     "page_of",
     "paginate",
     "rank",
+    "rank_ratings",
+    "rate_teams",
+    "rating_page",
+    "rating_teams",
     "seat_results",
     "tournament_standings",
 ]

@@ -30,8 +30,9 @@ class SeatResult:
 
     ``player`` identifies whoever sat there: an account or a guest when ``human``, else a bot's label (bots
     need one only to be told apart in tournament standings). ``unit`` is the seat's scoring unit: the seat itself,
-    or its pair in team mode. ``seated_at_start`` is False only for a 7 Letras late arrival, who plays (and may earn
-    a medal) but does not make the match valid.
+    or the index of its unit (pair or team) in ``Outcome.units``. ``seated_at_start`` is False only for a late
+    arrival (a game with the ``join`` capability), who plays (and may earn a medal) but does not make the match
+    valid.
     """
 
     seat: int
@@ -68,13 +69,14 @@ def is_valid_match(seats: Sequence[SeatResult]) -> bool:
     return humans_at_start(seats) >= MIN_HUMANS
 
 
-def match_medals(seats: Sequence[SeatResult]) -> list[MedalAward]:
-    """The medals a finished match gives, one per human placed 1st, 2nd or 3rd; none if the match is not valid.
+def match_medals(seats: Sequence[SeatResult], no_winner: bool = False) -> list[MedalAward]:
+    """The medals a finished match gives, one per human placed 1st, 2nd or 3rd; none if the match is not valid,
+    and none when it ended with no winner (RULINGS §1 and §3).
 
     Places come straight from the engine, so pairs (both partners share a place), shared places and leavers
     (who keep the place they had secured) need nothing special here. Bots never receive a medal.
     """
-    if not is_valid_match(seats):
+    if no_winner or not is_valid_match(seats):
         return []
     awards: list[MedalAward] = []
     for s in sorted(seats, key=lambda r: r.seat):

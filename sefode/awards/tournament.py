@@ -1,7 +1,7 @@
 """Tournament points, tie-breaks, champions and trophies (seed 002, RULINGS §1). Pure logic: no I/O.
 
 A tournament is 3 or 5 matches in one room, declared when the room is created. Each match gives each player
-points equal to the number of players (in team mode: pairs) placed below them. The champion has the most
+points equal to the number of players (units: pairs or teams) placed below them. The champion has the most
 points; ties are broken by more 1st places, then by the better place in the last match; a tie after that
 shares the title. A tournament is valid when every one of its matches was valid; the champion(s) of a valid
 tournament get 1 trophy each. A tournament whose room empties before its last match ends without a champion.
@@ -34,7 +34,7 @@ def check_length(matches: object) -> int:
 
 
 def match_points(seats: Sequence[SeatResult]) -> dict[str, int]:
-    """Points each player earns in one match: the number of players (pairs) placed strictly below them.
+    """Points each player earns in one match: the number of players (units) placed strictly below them.
 
     A pair's place is the best place among its seats (a partner who left keeps a worse place of their own,
     but the pair keeps its place); a player is never counted as placed below themselves or their partner.

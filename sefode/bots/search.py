@@ -78,13 +78,41 @@ def placement_rewards(game: Game[Any], state: Any) -> list[float]:
 
 
 class Node:
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "seat_stats", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[Action, Node] = {}
+        self.children: dict[object, Node] = {}
+        """Keyed by the action, or at a simultaneous node by the joint choice ``((seat, action), ...)``."""
         self.visits = 0
         self.avail = 0
         self.total: list[float] | None = None
+        self.seat_stats: dict[int, dict[Action, list[float]]] | None = None
+        """At a simultaneous node: per awaited seat, per action, ``[visits, total reward, availability]``."""
+
+
+def _decoupled_choice(
+    stats: dict[Action, list[float]], actions: Sequence[Action], rng: random.Random, exploration: float
+) -> tuple[Action, bool]:
+    """One seat's choice at a simultaneous node from its own statistics alone (decoupled UCT): the others'
+    choices at that node are not known to it. Returns the action and whether it was untried."""
+    for a in actions:
+        entry = stats.get(a)
+        if entry is not None:
+            entry[2] += 1
+    untried = [a for a in actions if a not in stats]
+    if untried:
+        action = untried[rng.randrange(len(untried))]
+        stats[action] = [0.0, 0.0, 1.0]
+        return action, True
+    best = -math.inf
+    action = actions[0]
+    for a in actions:
+        visits, total, avail = stats[a]
+        mean = total / visits if visits else 0.0
+        score = mean + exploration * math.sqrt(math.log(max(1.0, avail)) / max(1.0, visits))
+        if score > best:
+            best, action = score, a
+    return action, False
 
 
 def _sample(determinize: Any, seat: int, hooks: SearchHooks, rng: random.Random, weighted: bool, tries: int = 6) -> Any:
@@ -140,6 +168,7 @@ def ismcts(
         state = _sample(determinize, seat, hooks, rng, weighted)
         node = root
         path: list[tuple[Node, int]] = []
+        joint_path: list[tuple[Node, list[tuple[int, Action]]]] = []
         depth = 0
         expanded = False
         # Selection and expansion.
@@ -147,6 +176,37 @@ def ismcts(
             waiting = game.awaiting(state)
             if not waiting:
                 break
+            if len(waiting) > 1:
+                # A simultaneous node: every awaited seat chooses from its own statistics, none seeing the
+                # others' secret choices (decoupled UCT); the joint choice leads to the child.
+                if node.seat_stats is None:
+                    node.seat_stats = {}
+                choices: list[tuple[int, Action]] = []
+                for s_ in sorted(waiting):
+                    acts = game.legal_actions(state, s_)
+                    if node is root and s_ == seat:
+                        acts = [a for a in acts if a in legal_set] or acts
+                    if not acts:
+                        continue
+                    action, fresh = _decoupled_choice(node.seat_stats.setdefault(s_, {}), acts, rng, exploration)
+                    expanded = expanded or fresh
+                    choices.append((s_, action))
+                if not choices:
+                    break
+                for s_, action in choices:
+                    if s_ in game.awaiting(state):
+                        game.apply_fast(state, s_, action)
+                key = tuple(choices)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                joint_path.append((node, choices))
+                path.append((child, -1))
+                node = child
+                depth += 1
+                if expanded:
+                    break
+                continue
             actor = min(waiting)
             actions = game.legal_actions(state, actor)
             if node is root:
@@ -187,6 +247,12 @@ def ismcts(
             game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), rng))
         values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
         # Backpropagation.
+        for sim_node, choices in joint_path:
+            assert sim_node.seat_stats is not None
+            for s_, action in choices:
+                entry = sim_node.seat_stats[s_][action]
+                entry[0] += 1
+                entry[1] += values[s_]
         for child, _ in path:
             child.visits += 1
             if child.total is None:
@@ -196,7 +262,10 @@ def ismcts(
                 for i, v in enumerate(values):
                     total[i] += v
         root.visits += 1
-    counts = {a: c.visits for a, c in root.children.items() if a in legal_set}
+    if root.seat_stats is not None and seat in root.seat_stats:
+        counts = {a: int(e[0]) for a, e in root.seat_stats[seat].items() if a in legal_set}
+    else:
+        counts = {a: c.visits for a, c in root.children.items() if isinstance(a, int) and a in legal_set}
     if not counts:
         return legal[0], {}
     best_action = max(sorted(counts), key=lambda a: counts[a])

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
 from sefode.bots.base import Player, Seen, make_player
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
@@ -71,6 +71,12 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
+        self.session: str | None = None
+        """Hash of the session token this connection authenticated with (its sockets close when it ends)."""
+        self.client = ""
+        """The peer's address (the key of the per-client limits)."""
+        self.close_code: int | None = None
+        """Set when the server ends the connection with a code of its own (see ``routes.ws``)."""
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -290,9 +296,11 @@ class Hub:
         sit: bool,
     ) -> Room:
         game = get_game(game_name)
-        state = game.new_match(options, 0, None)  # validates the options (InvalidOptions)
-        normal = game.options(state)
-        players = game.seats(state)
+        normal = game.validate_options(options)  # InvalidOptions says why; no match is built
+        spec = game.spec
+        players = int(normal[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
+        if not spec.min_seats <= players <= spec.max_seats:
+            raise ClientError("options/invalid", f"this game seats {spec.min_seats} to {spec.max_seats} players")
         seats: list[dict[str, Any]] = [{"player_id": None, "bot": None} for _ in range(players)]
         for seat, level in bots.items():
             if not 0 <= seat < players:
@@ -305,6 +313,7 @@ class Hub:
                 if s["bot"] is None:
                     s["player_id"] = owner
                     break
+        units = game.planned_units(normal)
         room_id = secrets.token_urlsafe(6)
         invite = secrets.token_urlsafe(18)
         data: dict[str, Any] = {
@@ -318,7 +327,7 @@ class Hub:
             else None,
             "clock_s": clock_s,
             "seats": seats,
-            "teams": [dict(t) for t in DEFAULT_TEAMS[: players // 2]] if normal.get("teams") else None,
+            "teams": [dict(t) for t in DEFAULT_TEAMS[: len(units)]] if units else None,
             "match_count": 0,
             "current_match": None,
             "last_match": None,
@@ -356,7 +365,7 @@ class Hub:
         elif kind == "action":
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
-            room.chat(pid, msg["text"])
+            await room.chat(pid, msg["text"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 
@@ -380,7 +389,3 @@ class Hub:
         conn.send(
             {"type": "hello", "protocol": PROTOCOL, "player_id": conn.player_id, "name": self.names.get(conn.player_id)}
         )
-
-
-def engine_error(err: EngineError) -> ClientError:
-    return ClientError(err.code, str(err))

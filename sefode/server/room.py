@@ -15,9 +15,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns, apply_entry, get_game
+from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.messages import ClientError, encode
 from sefode.store.db import add_action
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
 RECAP_EVENTS = 30
+CHAT_KEPT = 50
+"""Chat messages kept with a room and sent again to whoever (re)enters it."""
 DEFAULT_LEVEL = "normal"
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
@@ -41,15 +45,13 @@ def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def hash_password(password: str, salt: str | None = None) -> str:
-    salt = salt or secrets.token_hex(8)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 50_000).hex()
-    return f"{salt}${digest}"
+def hash_password(password: str) -> str:
+    """A room password's hash: argon2id, the accounts' hasher (``sefode.accounts.passwords``)."""
+    return passwords.hash_password(password)
 
 
 def check_password(password: str, stored: str) -> bool:
-    salt, _, _ = stored.partition("$")
-    return secrets.compare_digest(hash_password(password, salt), stored)
+    return passwords.verify_password(stored, password)
 
 
 @dataclass
@@ -66,10 +68,18 @@ class MatchRun:
     seats: list[dict[str, Any]]
     """Per match seat: ``{"player_id", "bot", "left"}``."""
     version: int = 0
+    """Actions accepted in the match so far (the store's index of the next one)."""
+    seen: list[int] = field(default_factory=list)
+    """Per seat: the version this seat's next action is checked against (see :meth:`advance`)."""
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECAP_EVENTS))
     bots: dict[tuple[int, str], Player] = field(default_factory=dict)
-    turn_started: float = field(default_factory=time.monotonic)
-    deadline_ms: int | None = None
+    turn_started: dict[int, float] = field(default_factory=dict)
+    """Per awaited seat: when (monotonic) its turn began; each awaited seat has its own clock."""
+    deadlines: dict[int, int] = field(default_factory=dict)
+    """Per awaited seat: when (epoch ms) its clock runs out; empty while paused."""
+    covering: set[int] = field(default_factory=set)
+    """Seats whose clock ran out this turn: the table's bot plays for them until they are no longer awaited."""
+    awaiting: frozenset[int] = frozenset()
 
     @property
     def over(self) -> bool:
@@ -78,6 +88,41 @@ class MatchRun:
     def record(self, events: list[dict[str, Any]]) -> None:
         for ev in events:
             self.recent.append({"version": self.version, **ev})
+
+    def advance(self, actor: int) -> set[int]:
+        """Count one accepted action by ``actor`` (already applied); return the seats whose turn (re)started.
+
+        A seat's version moves with every action, except, in a game of simultaneous turns, another seat's
+        action while this seat stays awaited: so a submission is checked against what that seat has seen, and
+        another seat's secret submission in the same turn never makes it stale. (The engine still checks the
+        action itself.)
+        """
+        simultaneous = self.game.spec.turns is Turns.SIMULTANEOUS
+        before = self.awaiting if simultaneous else frozenset()
+        self.version += 1
+        after = self.game.awaiting(self.state)
+        n = self.game.seats(self.state)
+        while len(self.seen) < n:
+            self.seen.append(self.version)
+        started: set[int] = set()
+        for seat in range(n):
+            if seat != actor and seat in before and seat in after:
+                continue
+            self.seen[seat] = self.version
+            if seat in after:
+                started.add(seat)
+        self.awaiting = after
+        self.covering &= after
+        for seat in list(self.turn_started):
+            if seat not in after:
+                self.turn_started.pop(seat, None)
+                self.deadlines.pop(seat, None)
+        return started
+
+    def version_for(self, seat: int | None) -> int:
+        if seat is None or seat >= len(self.seen):
+            return self.version
+        return self.seen[seat]
 
     def seat_of(self, player_id: str) -> int | None:
         for i, occ in enumerate(self.seats):
@@ -104,6 +149,8 @@ class Room:
         self.current_match: str | None = data.get("current_match")
         self.last_match: dict[str, Any] | None = data.get("last_match")
         self.created_at: int = data.get("created_at") or logs.now_ms()
+        self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -128,6 +175,8 @@ class Room:
             "current_match": self.current_match,
             "last_match": self.last_match,
             "created_at": self.created_at,
+            "chat": list(self.chat_log),
+            "chat_count": self.chat_count,
         }
 
     async def save(self) -> None:
@@ -147,11 +196,13 @@ class Room:
             setup=stored.setup,
             seats=[dict(s) for s in stored.seats],
         )
-        for seat, action_json, _source in stored.actions:
-            action = game.parse_action(state, seat, action_json)
-            events = game.apply(state, seat, action)
-            run.version += 1
-            run.record(events)
+        run.awaiting = game.awaiting(state)
+        run.seen = [0] * game.seats(state)
+        sources = [source for _seat, _entry, source in stored.actions]
+        entries = [(seat, entry) for seat, entry, _source in stored.actions]
+        for index, (seat, events) in enumerate(replay_actions(game, state, entries)):
+            run.record(_with_played_for(events, seat, sources[index]))
+            run.advance(seat)
         self.match = run
         self._reset_clock()
 
@@ -212,6 +263,14 @@ class Room:
             return False
         return self.playing or bool(self.conns) or now_ms - self.created_at < LOBBY_FRESH_MS
 
+    def _units(self) -> tuple[tuple[int, ...], ...]:
+        """The pairs or teams of the room's next match, from its options (empty: every seat alone)."""
+        game = get_game(self.game_name)
+        options = dict(self.options)
+        if game.spec.seats_option is not None:
+            options[game.spec.seats_option] = len(self.seats)
+        return game.planned_units(options)
+
     def _seat_json(self, i: int, s: dict[str, Any], connected: set[str]) -> dict[str, Any]:
         pid = s.get("player_id")
         return {
@@ -239,8 +298,8 @@ class Room:
             }
         teams = None
         if self.teams is not None:
-            units = len(self.seats) // 2
-            teams = [{**t, "seats": [p, p + units]} for p, t in enumerate(self.teams[:units])]
+            units = self._units()
+            teams = [{**t, "seats": list(units[p])} for p, t in enumerate(self.teams[: len(units)])]
         your_seat = self.view_seat(player_id) if self.playing else None
         if your_seat is None:
             your_seat = self.config_seat_of(player_id)
@@ -278,15 +337,27 @@ class Room:
         if run is None:
             return None
         seat = run.seat_of(player_id)
+        game = run.game
+        awaiting = sorted(game.awaiting(run.state))
+        legal: list[dict[str, Any]] = []
+        if seat is not None and seat in awaiting:
+            legal = [
+                {"action": game.action_json(run.state, a), "label": game.describe_action(run.state, seat, a)}
+                for a in game.legal_actions(run.state, seat)
+            ]
+        deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
+        own = run.deadlines.get(seat) if seat is not None else None
         msg: dict[str, Any] = {
             "type": "state",
             "match_id": run.id,
-            "version": run.version,
+            "version": run.version_for(seat),
             "seat": seat,
-            "view": run.game.view(run.state, seat),
+            "view": game.view(run.state, seat),
             "events": events,
-            "deadline": run.deadline_ms,
-            "awaiting": sorted(run.game.awaiting(run.state)),
+            "deadline": own if own is not None else min(run.deadlines.values(), default=None),
+            "deadlines": deadlines,
+            "awaiting": awaiting,
+            "legal": legal,
         }
         if recap:
             msg["recap"] = list(run.recent)
@@ -344,6 +415,8 @@ class Room:
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
+                conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
@@ -446,15 +519,20 @@ class Room:
             if self.teams is None:
                 raise ClientError("room/no_teams", "this room is not played in pairs")
             n = len(self.seats)
-            units = n // 2
+            layout = self._units()
+            units = len(layout)
             if pairs is not None:
                 flat = [s for pair in pairs for s in pair]
-                if len(pairs) != units or sorted(flat) != list(range(n)):
+                if (
+                    len(pairs) != units
+                    or sorted(flat) != list(range(n))
+                    or [len(p) for p in pairs] != [len(u) for u in layout]
+                ):
                     raise ClientError("message/invalid", f"'pairs' must name every seat 0 to {n - 1} exactly once")
                 old = [dict(s) for s in self.seats]
-                for p, (a, b) in enumerate(pairs):
-                    self.seats[p] = old[a]
-                    self.seats[p + units] = old[b]
+                for unit, members in zip(layout, pairs, strict=True):
+                    for target, source in zip(unit, members, strict=True):
+                        self.seats[target] = old[source]
             elif draw:
                 order = list(range(n))
                 secrets.SystemRandom().shuffle(order)
@@ -474,7 +552,9 @@ class Room:
                 self._require_owner(player_id)
             self._require_between()
             game = get_game(self.game_name)
-            options = {**self.options, "players": len(self.seats)}
+            options = dict(self.options)
+            if game.spec.seats_option is not None:
+                options[game.spec.seats_option] = len(self.seats)
             seed = secrets.randbits(63)
             try:
                 state = game.new_match(options, seed, None)
@@ -486,22 +566,29 @@ class Room:
                 else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
                 for s in self.seats
             ]
-            self.match_count += 1
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
             await self.hub.db(
                 self.hub.store.create_match,
                 match_id,
                 self.id,
-                self.match_count,
+                self.match_count + 1,
                 game.name,
                 game.options(state),
                 seed,
                 setup,
                 occupants,
             )
+            previous = self.current_match
+            self.match_count += 1
             self.current_match = match_id
-            await self.save()
+            try:
+                await self.save()
+            except Exception:
+                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
+                self.match_count -= 1
+                self.current_match = previous
+                raise
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,
@@ -512,6 +599,8 @@ class Room:
                 setup=setup,
                 seats=occupants,
             )
+            run.awaiting = game.awaiting(state)
+            run.seen = [0] * game.seats(state)
             self.match = run
             self.pause_votes.clear()
             self.paused_until = None
@@ -533,41 +622,60 @@ class Room:
                 raise ClientError("room/not_seated", "you have no seat in this match; spectators cannot act")
             if self.paused:
                 raise ClientError("room/paused", "the match is paused")
-            if version != run.version:
+            current = run.version_for(seat)
+            if version != current:
                 raise ClientError(
-                    "action/stale_state", f"this action was made against version {version}; it is now {run.version}"
+                    "action/stale_state", f"this action was made against version {version}; it is now {current}"
                 )
             game = run.game
+            platform = _platform_key(message)
+            if platform is not None:
+                needed = {"leave": Capability.FORFEIT, "join": Capability.JOIN, "show": Capability.SHOW_HAND}[platform]
+                if needed not in game.spec.capabilities:
+                    what = {"leave": "leaving with a forfeit", "join": "late players", "show": "showing a hand"}
+                    raise ClientError(f"action/no_{platform}", f"this game has no {what[platform]}")
             if joining:
                 if any(s.get("player_id") == player_id for s in run.seats):
                     raise ClientError("action/already_left", "you left this match for good")
                 seat = game.seats(run.state)
             assert seat is not None
+            if platform is not None:
+                await self._apply(seat, {platform: True}, "human", player_id if joining else None)
+                return
             try:
                 action = game.parse_action(run.state, seat, message)
             except EngineError as err:
                 raise ClientError(err.code, str(err)) from None
-            # Turn actions of a seat that is not awaited are refused by the engine as action/not_your_turn;
-            # free actions (show, leave) are accepted at any time.
-            await self._apply(seat, action, "human", player_id if joining else None)
+            # Turn actions of a seat that is not awaited are refused by the engine as action/not_your_turn.
+            await self._apply(seat, action, "human")
 
-    async def _apply(self, seat: int, action: int, source: str, joiner: str | None = None) -> None:
-        """Apply, store, broadcast. The caller holds the lock; engine errors become ClientErrors."""
+    async def _apply(self, seat: int, action: int | dict[str, Any], source: str, joiner: str | None = None) -> None:
+        """Apply, store, broadcast. The caller holds the lock; engine errors become ClientErrors.
+
+        ``action`` is a game action, or a platform action in its JSON form (``{"leave": true}``...)."""
         run = self.match
         assert run is not None
         game = run.game
         before = game.seats(run.state)
         try:
-            events = game.apply(run.state, seat, action)
+            if isinstance(action, dict):
+                label = next(iter(action))
+                events = apply_entry(game, run.state, seat, action)
+                entry = dict(action)
+            else:
+                label = _label(game, run.state, seat, action)
+                events = game.apply(run.state, seat, action)
+                entry = game.action_json(run.state, action)
         except EngineError as err:
             raise ClientError(err.code, str(err)) from None
-        entry = game.action_json(run.state, action)
+        events = _with_played_for(events, seat, source)
         seats_changed = False
         if game.seats(run.state) > before:
             run.seats.append({"player_id": joiner, "bot": None if joiner else DEFAULT_LEVEL, "left": False})
-            if joiner is not None and self.config_seat_of(joiner) is None and len(self.seats) < 8:
+            if joiner is not None and self.config_seat_of(joiner) is None and len(self.seats) < game.spec.max_seats:
                 self.seats.append({"player_id": joiner, "bot": None})
-                self.options = {**self.options, "players": len(self.seats)}
+                if game.spec.seats_option is not None:
+                    self.options = {**self.options, game.spec.seats_option: len(self.seats)}
             seats_changed = True
         if seat < len(run.seats) and seat in game.stand_in_seats(run.state) and not run.seats[seat].get("left"):
             run.seats[seat]["left"] = True
@@ -589,10 +697,12 @@ class Room:
             logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
             await self._reload()
             raise ClientError("server/error", "the action could not be stored; the match was reloaded") from None
-        run.version += 1
         run.record(events)
-        self._reset_clock()
-        logs.event("match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source)
+        started = run.advance(seat)
+        self._start_clocks(started)
+        logs.event(
+            "match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source, action=label
+        )
         if seats_changed:
             await self.save()
             self.send_room()
@@ -626,15 +736,20 @@ class Room:
             self.send_state([])
 
     # ------------------------------------------------------------------ chat and pause
-    def chat(self, player_id: str, text: str) -> None:
-        self.broadcast(
-            {
+    async def chat(self, player_id: str, text: str) -> None:
+        """Store the message with the room (the last ``CHAT_KEPT``), then send it to everyone in the room."""
+        async with self.lock:
+            self.chat_count += 1
+            message = {
                 "type": "chat",
+                "id": self.chat_count,
                 "from": {"player_id": player_id, "name": self.hub.names.get(player_id)},
                 "text": text,
                 "at": logs.now_ms(),
             }
-        )
+            self.chat_log.append(message)
+            await self.save()
+            self.broadcast(message)
 
     def pause_voters(self) -> set[str]:
         run = self.match
@@ -676,7 +791,7 @@ class Room:
         if majority and not self.paused:
             self.paused_until = time.monotonic() + self.hub.pause_limit_s
             if self.match is not None:
-                self.match.deadline_ms = None
+                self.match.deadlines.clear()
             logs.event("room.pause", room=self.id, votes=sorted(self.pause_votes))
         elif not majority and self.paused:
             self._unpause()
@@ -689,11 +804,25 @@ class Room:
 
     # ------------------------------------------------------------------ clocks and bots
     def _reset_clock(self) -> None:
+        """Every awaited seat's clock starts again (a match starts or is rebuilt, a pause ends)."""
         run = self.match
         if run is None:
             return
-        run.turn_started = time.monotonic()
-        run.deadline_ms = None if run.over or self.paused else logs.now_ms() + self.clock_s * 1000
+        run.turn_started.clear()
+        run.deadlines.clear()
+        self._start_clocks(set(run.game.awaiting(run.state)))
+
+    def _start_clocks(self, seats: set[int]) -> None:
+        run = self.match
+        if run is None or run.over:
+            return
+        now, now_ms = time.monotonic(), logs.now_ms()
+        for seat in seats:
+            run.turn_started[seat] = now
+            if self.paused:
+                run.deadlines.pop(seat, None)
+            else:
+                run.deadlines[seat] = now_ms + self.clock_s * 1000
 
     def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, str] | None:
         """When (monotonic) and why a bot plays ``seat``'s turn."""
@@ -702,11 +831,14 @@ class Room:
         now = time.monotonic()
         if occ.get("bot") or occ.get("left") or seat in run.game.stand_in_seats(run.state):
             return now + hub.bot_delay_s, "bot"
+        started = run.turn_started.get(seat, now)
         pid = occ.get("player_id")
         if pid not in self.connected_players():
-            since = self.disconnected_at.get(pid or "", run.turn_started)
+            since = self.disconnected_at.get(pid or "", started)
             return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), "absent"
-        return run.turn_started + self.clock_s, "clock"
+        if seat in run.covering:  # its clock ran out: the bot finishes this seat's turn
+            return now + hub.bot_delay_s, "clock"
+        return started + self.clock_s, "clock"
 
     def _schedule(self) -> None:
         """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
@@ -758,6 +890,8 @@ class Room:
             run = self.match
             if run is None or run.over or self.paused or seat not in run.game.awaiting(run.state):
                 return
+            if reason == "clock":
+                run.covering.add(seat)
             version = run.version
             player = self._player_for(run, seat)
             state = run.game.clone(run.state)
@@ -785,3 +919,26 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+def _platform_key(message: dict[str, Any]) -> str | None:
+    """``"leave"``, ``"join"`` or ``"show"`` when ``message`` is that platform action, else None."""
+    keys = [k for k in message if k != "seat"]
+    if len(keys) == 1 and keys[0] in PLATFORM_ACTIONS and message[keys[0]] is True:
+        return str(keys[0])
+    return None
+
+
+def _with_played_for(events: list[dict[str, Any]], seat: int, source: str) -> list[dict[str, Any]]:
+    """The table's notice that it played ``seat``'s turn (its clock ran out, or its player is away)."""
+    if source in ("clock", "absent"):
+        return [{"type": "played_for", "seat": seat, "reason": source}, *events]
+    return events
+
+
+def _label(game: Game[Any], state: Any, seat: int, action: int) -> str:
+    """The action's readable label for the logs; never fails (the engine has not checked the action yet)."""
+    try:
+        return str(game.describe_action(state, seat, action).get("text", ""))
+    except Exception:
+        return str(action)

@@ -48,6 +48,19 @@ def normalise_url(url: str) -> str:
     return url
 
 
+SessionResolver = Callable[[sa.Engine, str], "tuple[str, str] | None"]
+"""Maps a token that is no guest token to (player id, name), or None: how a layer above the store (the accounts'
+login sessions) lets ``Store.player_by_token`` accept its tokens. The store never imports that layer."""
+
+_SESSION_RESOLVERS: list[SessionResolver] = []
+
+
+def register_session_resolver(resolver: SessionResolver) -> None:
+    """Let ``Store.player_by_token`` fall back on ``resolver`` (idempotent: registering twice adds it once)."""
+    if resolver not in _SESSION_RESOLVERS:
+        _SESSION_RESOLVERS.append(resolver)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -146,10 +159,12 @@ class Store:
             row = conn.execute(
                 sa.select(t.players.c.id, t.players.c.name).where(t.players.c.token_hash == token_hash(token))
             ).first()
-        if row is None:  # a login session of an account (sefode.accounts, issue 5)
-            from sefode.accounts.service import player_by_session
-
-            return player_by_session(self.engine, token)
+        if row is None:  # perhaps a login session of a layer above (accounts), which registered a resolver
+            for resolve in list(_SESSION_RESOLVERS):
+                found = resolve(self.engine, token)
+                if found is not None:
+                    return found
+            return None
         return (str(row[0]), str(row[1]))
 
     def rename_player(self, player_id: str, name: str) -> None:
@@ -254,10 +269,6 @@ class Store:
                 results.append(err)
         return results
 
-    def update_match_seats(self, match_id: str, seats: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(t.matches.update().where(t.matches.c.id == match_id).values(seats=seats))
-
     def load_match(self, match_id: str) -> StoredMatch | None:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(t.matches).where(t.matches.c.id == match_id)).mappings().first()
@@ -282,11 +293,3 @@ class Store:
             outcome=row["outcome"],
             actions=[(int(a[0]), dict(a[1]), str(a[2])) for a in acts],
         )
-
-    def open_match_ids(self) -> list[str]:
-        """Matches not finished yet, oldest first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(t.matches.c.id).where(t.matches.c.ended_at.is_(None)).order_by(t.matches.c.started_at)
-            ).all()
-        return [str(r[0]) for r in rows]

@@ -35,19 +35,35 @@ def finished_match(
     teams: bool = False,
     left: Sequence[int] = (),
     start_players: int | None = None,
+    units: Sequence[Sequence[int]] | None = None,
+    no_winner: bool = False,
+    game: str = "fodinha",
 ) -> str:
     """A match stored and ended through the server's own store calls (``None`` in ``players``: a bot).
+    Seats from ``start_players`` on joined late: each took its seat with a platform join, as the room stores it.
+    ``teams`` gives the alternating pairs of Se Fode Junto as the outcome's units; ``units`` any others.
     Awarding is not run: the tests call it."""
     match_id = secrets.token_hex(8)
     seats: list[dict[str, Any]] = [
         {"player_id": p, "bot": None if p else "normal", "left": i in left} for i, p in enumerate(players)
     ]
-    options = {"variant": "sefode", "players": start_players or len(players), "decks": 1, "teams": teams, "lives": 5}
-    store.create_match(match_id, room_id, number, "fodinha", options, 1, {"dealer": 0}, seats)
     n = len(players)
-    units = [[u, u + n // 2] for u in range(n // 2)] if teams else [[s] for s in range(n)]
-    outcome = {"placements": list(placements), "units": units, "no_winner": False, "scores": None}
-    store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, outcome)
+    start = start_players or n
+    options = {"variant": "sefode", "players": start, "decks": 1, "teams": teams, "lives": 5}
+    store.create_match(match_id, room_id, number, game, options, 1, {"dealer": 0}, seats[:start])
+    idx = 0
+    for seat in range(start, n):
+        store.add_action(match_id, idx, seat, {"join": True}, "human", seats[: seat + 1])
+        idx += 1
+    if units is None:
+        units = [[u, u + n // 2] for u in range(n // 2)] if teams else [[s] for s in range(n)]
+    outcome = {
+        "placements": list(placements),
+        "units": [list(u) for u in units],
+        "no_winner": no_winner,
+        "scores": None,
+    }
+    store.add_action(match_id, idx, 0, {"bid": 0}, "human", seats, outcome)
     return match_id
 
 

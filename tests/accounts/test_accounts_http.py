@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 
 from sefode.accounts import service
@@ -228,6 +229,26 @@ def test_a_small_tournament_of_3_matches_played_through_the_server(server: TestC
     assert all(row["trophies"] == 1 for row in trophies["rows"])
     profile = visitor.get(f"/api/players/{next(iter(champions))}").json()
     assert len(profile["trophies"]) == 1 and profile["matches"]["total"] == 3
+    # The game's rating table: the three matches, in order, as OpenSkill itself rates them (five humans, no units).
+    model = PlackettLuce()
+    skill = {p: model.rating() for p in players}
+    for match_id in standings["match_ids"]:
+        placements = replay(visitor.get(f"/api/matches/{match_id}/history").json()).result()["placements"]
+        new = model.rate([[skill[p]] for p in players], ranks=[float(x) for x in placements])
+        skill = {p: team[0] for p, team in zip(players, new, strict=True)}
+    games = visitor.get("/api/ratings").json()["games"]
+    assert {"game": "fodinha", "title": "game.fodinha.title"} in games
+    ratings = visitor.get("/api/ratings/fodinha?per_page=3").json()
+    assert ratings["game"] == "fodinha" and ratings["total"] == 5 and ratings["pages"] == 2
+    second = visitor.get("/api/ratings/fodinha?per_page=3&page=2").json()
+    rows = ratings["rows"] + second["rows"]
+    assert {r["player_id"]: (r["mu"], r["sigma"], r["matches"]) for r in rows} == {
+        p: (round(r.mu, 3), round(r.sigma, 3), 3) for p, r in skill.items()
+    }
+    shown = [r["rating"] for r in rows]
+    assert shown == sorted(shown, reverse=True)
+    assert profile["ratings"][0]["game"] == "fodinha" and profile["ratings"][0]["matches"] == 3
+    assert error_code(visitor.get("/api/ratings/nosuchgame")) == "ratings/unknown_game"
 
 
 def test_a_tournament_whose_room_empties_ends_without_a_champion(server: TestClient) -> None:

@@ -1,5 +1,6 @@
 """Browser test: the account pages (register from a guest who keeps their medals, log out, a refused login and the
-rate limit, log in, rename, delete) and the leaderboard (medal order, trophy tab, pages, "show me")."""
+rate limit, log in, rename, delete) and the leaderboard (medal order, trophy tab, pages, "show me", a rating tab per
+game)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from typing import Any
 import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
+from sefode.accounts import awarding
 from sefode.accounts import tables as acct
+from sefode.store import Store
 
 from .conftest import DESKTOP, MOBILE, Server
 from .helpers import open_client, shoot, wait_ready
@@ -236,3 +239,84 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     assert ana.errors == [] and other.errors == []
     ana.close()
     other.close()
+
+
+def _record_match(server: Server, players: list[str | None], placements: list[int], number: int) -> None:
+    """A finished match stored and recorded as the server does it (store calls, then the awarding code), in the
+    server's own database: medals, tournaments and the game's rating table."""
+    store = Store(f"sqlite:///{server.database}")
+    try:
+        room_id = "lbrooms"
+        if not any(r[0] == room_id for r in store.load_rooms()):
+            store.save_room(room_id, {"name": "Mesa"}, "public", "lb-invite")
+        match_id = f"lbmatch{number}"
+        seats = [{"player_id": p, "bot": None if p else "normal", "left": False} for p in players]
+        store.create_match(match_id, room_id, number, "fodinha", {}, 1, {}, seats)
+        units = [[s] for s in range(len(players))]
+        outcome = {"placements": placements, "units": units, "no_winner": False, "scores": None}
+        store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, outcome)
+        assert awarding.record_match_end(store.engine, match_id) is not None
+    finally:
+        store.close()
+
+
+def test_the_leaderboard_has_a_rating_tab_per_game(browser: Browser, server: Server, artifacts: Path) -> None:
+    ana = open_client(browser, server.url, DESKTOP)
+    page = ana.page
+    page.goto("/")
+    wait_ready(page)
+    guest = page.evaluate("async () => (await import('/static/js/api.js')).ensureSession('Ana')")
+    ana_id = str(guest["player_id"])
+    bia, caio, solo = (_new_guest(server, name) for name in ("Bia", "Caio", "Solo"))
+    _record_match(server, [bia, ana_id, caio], [1, 2, 3], 1)
+    _record_match(server, [caio, bia, ana_id], [3, 1, 2], 2)
+    _record_match(server, [solo, None, None], [1, 2, 3], 3)  # one human and bots: nobody is rated
+
+    page.get_by_test_id("nav-leaderboard").click()
+    tab = page.get_by_test_id("lb-tab-game-fodinha")
+    # The tab is named by the game's title key (from the registry) in the page's catalogues, else by its name.
+    games = page.evaluate("async () => (await import('/static/js/api.js')).api('GET', '/ratings')")["games"]
+    (entry,) = [g for g in games if g["game"] == "fodinha"]
+    shown_title = page.evaluate("async (key) => (await import('/static/js/i18n.js')).t(key)", entry["title"])
+    title = shown_title if shown_title != entry["title"] else "fodinha"
+    expect(tab).to_have_text(title)
+    expect(page.get_by_test_id("lb-tab-medals")).to_have_attribute("aria-selected", "true")
+    tab.click()
+    expect(tab).to_have_attribute("aria-selected", "true")
+    rows = page.locator("[data-testid=lb-table] tbody tr")
+    expect(rows).to_have_count(3)
+    api_rows = page.evaluate("async () => (await import('/static/js/api.js')).api('GET', '/ratings/fodinha')")["rows"]
+    shown = rows.evaluate_all("els => els.map(e => e.dataset.testid)")
+    assert shown == [f"lb-row-{r['player_id']}" for r in api_rows]
+    assert shown[0] == f"lb-row-{bia}"  # won both matches
+    assert set(shown) == {f"lb-row-{p}" for p in (ana_id, bia, caio)}  # the lone human is not rated
+    for r in api_rows:
+        cells = page.get_by_test_id(f"lb-row-{r['player_id']}").locator("td").all_inner_texts()
+        assert cells[2] == f"{r['rating']:.1f}" and cells[3] == "2"
+    expect(page.get_by_test_id("lb-order")).to_contain_text(title)
+    assert "board=ratings" in page.url and "game=fodinha" in page.url
+    page.get_by_test_id("lb-show-me").click()
+    expect(page.get_by_test_id(f"lb-row-{ana_id}")).to_have_class("you")
+    snap(page, artifacts, "08-leaderboard-ratings")
+    # The tab survives a reload (the address holds it); the medal tab is one click away.
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_test_id("lb-tab-game-fodinha")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("[data-testid=lb-table] tbody tr")).to_have_count(3)
+    page.get_by_test_id("lb-tab-medals").click()
+    expect(page.get_by_test_id("lb-tab-medals")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("lb-empty")).to_be_visible()  # 3 humans: no medals anywhere
+
+    # The profile shows the player's rating in each game.
+    page.evaluate(
+        f"() => {{ history.pushState({{}}, '', '/players/{ana_id}'); dispatchEvent(new PopStateEvent('popstate')); }}"
+    )
+    line = page.get_by_test_id("profile-rating-fodinha")
+    mine = next(r for r in api_rows if r["player_id"] == ana_id)
+    expect(line).to_contain_text(
+        PT["prof.rating_line"].replace("{rating}", f"{mine['rating']:.1f}").replace("{n}", "2")
+    )
+    expect(page.locator("[data-testid=profile-matches] > li")).to_have_count(2)
+    snap(page, artifacts, "09-profile-ratings")
+    assert ana.errors == []
+    ana.close()

@@ -98,19 +98,41 @@ def test_solo_creates_a_started_room_with_bots(tmp_path: Path) -> None:
             assert refused.status_code == 400, body
 
 
-def test_rules_pages_come_from_the_docs_folder(tmp_path: Path) -> None:
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    (rules / "sefode.md").write_text("# Se Fode\n\nRegras.\n", encoding="utf-8")
-    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", rules_dir=rules) as srv:
+def test_rules_pages_come_from_the_game_packages(tmp_path: Path) -> None:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
         response = srv.http.get("/api/rules/sefode")
         assert response.status_code == 200
-        assert response.text.startswith("# Se Fode")
+        assert response.text.startswith("# ")
         assert response.headers["content-type"].startswith("text/markdown")
-        for missing in ("king", "..%2Fsecret", "sefode.md"):
+        # The plugin distribution's pages are served from its own package, in the language asked for.
+        english = srv.http.get("/api/rules/lances", params={"lang": "en"})
+        assert english.status_code == 200 and "sealed bids" in english.text
+        portuguese = srv.http.get("/api/rules/lances")
+        assert portuguese.status_code == 200 and "lances secretos" in portuguese.text
+        # Rendered on the server by markdown-it-py, in the language asked for.
+        html = srv.http.get("/api/rules/sefode", params={"lang": "en", "format": "html"})
+        assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+        assert html.text.startswith("<h1>") and "<table>" in html.text and "<script" not in html.text
+        for missing in ("poker", "..%2Fsecret", "sefode.md", "x" * 300):
             answer = srv.http.get(f"/api/rules/{missing}")
             assert answer.status_code == 404
             assert answer.json()["error"]["code"] == "rules/not_found"
+
+
+def test_game_catalogue_lists_every_game_with_its_spec_and_resources(tmp_path: Path) -> None:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
+        listed = {g["name"]: g for g in srv.http.get("/api/games").json()["games"]}
+        assert {"fodinha", "lances"} <= set(listed)
+        lances = listed["lances"]
+        assert lances["turns"] == "simultaneous" and lances["min_seats"] == lances["max_seats"] == 2
+        assert lances["client"] is None  # no module: the page uses the generic renderer
+        assert [o["key"] for o in lances["options"]] == ["rounds"]
+        catalogue = srv.http.get(lances["i18n"]["en"])
+        assert catalogue.status_code == 200 and "game.lances.title" in catalogue.json()
+        assert srv.http.get("/games/lances/i18n/fr.json").status_code == 404
+        assert srv.http.get("/games/nope/i18n/en.json").status_code == 404
+        for bad in ("../game.py", "..%2Fgame.py", "index.js"):
+            assert srv.http.get(f"/games/lances/client/{bad}").status_code == 404
 
 
 def test_client_routes_serve_the_single_page(tmp_path: Path) -> None:
@@ -122,6 +144,10 @@ def test_client_routes_serve_the_single_page(tmp_path: Path) -> None:
         for path in ("/", "/room/abc", "/invite/tok", "/rules/7letras"):
             response = srv.http.get(path)
             assert response.status_code == 200
+            assert "<title>mesa</title>" in response.text
+        for unknown in ("/nada", "/room/abc/extra", "/a/b/c"):
+            response = srv.http.get(unknown)  # the page, which shows "not found" with a link home
+            assert response.status_code == 404
             assert "<title>mesa</title>" in response.text
         assert srv.http.get("/static/app.js").text == "export const x = 1;"
         assert srv.http.get("/static/missing.js").status_code == 404

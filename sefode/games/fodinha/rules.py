@@ -47,10 +47,6 @@ def sete_letras_strength(vira: int) -> list[int]:
     return table
 
 
-def is_manilha_strength(strength: int) -> bool:
-    return strength >= _MANILHA_BASE
-
-
 def trick_winner_pairs(plays: Sequence[tuple[int, int]], strength: Sequence[int]) -> int:
     """Se Fode melada: equal strengths cancel in pairs in the order played, an odd last one survives.
 

@@ -1,9 +1,10 @@
-// Profile page: a player's medals, trophies and finished matches (newest first, paginated); each match opens
-// the replay viewer. /profile is the signed-in player's own, /players/{id} anyone's.
+// Profile page: a player's medals, trophies, rating in each game and finished matches (newest first, paginated);
+// each match opens the replay viewer. /profile is the signed-in player's own, /players/{id} anyone's.
 import { ApiError, api, getToken } from "./api.js";
 import { h } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 import { accountErrorText, awardIcon, medalBadges } from "./account.js";
+import { gameTitle } from "./leaderboard.js";
 import { rememberMatch } from "./replay.js";
 
 const PER_PAGE = 10;
@@ -23,8 +24,26 @@ function medalIcon(medal) {
   return medal === "gold" || medal === "silver" || medal === "bronze" ? awardIcon(medal) : null;
 }
 
-function variantOf(row) {
-  return row.variant || (row.options && row.options.variant) || null;
+function ratingsPanel(ratings) {
+  if (!ratings || !ratings.length) return null;
+  return h(
+    "div",
+    { class: "panel" },
+    h("h2", {}, t("prof.ratings_title")),
+    h(
+      "ul",
+      { class: "prof-ratings", testid: "profile-ratings" },
+      ratings.map((r) =>
+        h(
+          "li",
+          { testid: `profile-rating-${r.game}` },
+          h("a", { href: `/leaderboard?board=ratings&game=${encodeURIComponent(r.game)}`, "data-link": true }, gameTitle(r)),
+          " ",
+          t("prof.rating_line", { rating: Number(r.rating).toFixed(1), n: r.matches }),
+        ),
+      ),
+    ),
+  );
 }
 
 export async function renderProfile(ctx, playerId) {
@@ -88,7 +107,7 @@ export async function renderProfile(ctx, playerId) {
           )
         : h("p", { class: "muted", testid: "profile-no-trophies" }, t("prof.no_trophies")),
     );
-    page.replaceChildren(head, trophies, matchesPanel(data.matches, data.player_id));
+    page.replaceChildren(...[head, ratingsPanel(data.ratings), trophies, matchesPanel(data.matches, data.player_id)].filter(Boolean));
   }
 
   function matchesPanel(matches, ownerId) {
@@ -106,7 +125,6 @@ export async function renderProfile(ctx, playerId) {
             p.bot ? t("prof.bot") : displayName(p),
           ),
         );
-      const variant = variantOf(row);
       return h(
         "li",
         { class: "prof-match", testid: `match-${row.match_id}` },
@@ -126,8 +144,8 @@ export async function renderProfile(ctx, playerId) {
         h(
           "div",
           { class: "muted small" },
-          variant === "7letras" ? t("prof.variant_7letras") : variant === "sefode" ? t("prof.variant_sefode") : null,
-          variant ? " · " : null,
+          row.game ? `${gameTitle(row)} · ` : null,
+          row.no_winner ? `${t("prof.no_winner")} · ` : null,
           row.valid ? t("prof.valid") : t("prof.not_valid"),
           row.tournament_id ? ` · ${t("prof.tournament_match", { n: row.tournament_match || "?" })}` : null,
         ),

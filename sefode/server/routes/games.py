@@ -1,0 +1,146 @@
+"""The game catalogue: every registered game's spec, and the resources its package brings along.
+
+A game's package (``GameSpec.package``) holds its rules pages (``rules/<page>.<lang>.md``), its catalogues
+(``i18n/<lang>.json``) and, optionally, its browser module (``client/``). They are served from the package itself,
+so a game installed as its own distribution needs no file in this project. Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from markdown_it import MarkdownIt
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from sefode.engine import EngineError, Game, games, get_game
+from sefode.server.messages import ClientError
+from sefode.server.routes.common import api, error
+
+LANGUAGES = ("pt-BR", "en")
+DEFAULT_LANGUAGE = "pt-BR"
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
+_PAGE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+"""Rules pages are rendered on the server by markdown-it-py; raw HTML in a page is escaped, never passed through."""
+
+
+def render_markdown(text: str) -> str:
+    """A rules page as an HTML fragment (raw HTML escaped).
+
+    >>> render_markdown("# Regras\\n\\n<script>x</script> *já*")
+    '<h1>Regras</h1>\\n<p>&lt;script&gt;x&lt;/script&gt; <em>já</em></p>\\n'
+    """
+    return str(_MARKDOWN.render(text))
+
+
+def package_dir(game: Game[Any], folder: str) -> Traversable | None:
+    """``folder`` of the game's package, or None when the package has none."""
+    try:
+        base = resources.files(game.spec.package) / folder
+    except (ModuleNotFoundError, TypeError):
+        return None
+    return base if base.is_dir() else None
+
+
+def _resource(game: Game[Any], folder: str, path: str) -> Traversable | None:
+    base = package_dir(game, folder)
+    if base is None:
+        return None
+    parts = path.split("/")
+    if not parts or any(not _SEGMENT.match(p) or p.startswith("..") for p in parts):
+        return None
+    target = base
+    for part in parts:
+        target = target / part
+    return target if target.is_file() else None
+
+
+def rules_page(page: str, lang: str) -> str | None:
+    """The Markdown of a rules page in ``lang`` (falling back to pt-BR), from the game that declares it."""
+    if not _PAGE.match(page):
+        return None
+    for game in games():
+        if page not in game.spec.rules_pages():
+            continue
+        for language in dict.fromkeys((lang, DEFAULT_LANGUAGE, *LANGUAGES)):
+            found = _resource(game, "rules", f"{page}.{language}.md")
+            if found is not None:
+                return found.read_text(encoding="utf-8")
+    return None
+
+
+def game_json(game: Game[Any]) -> dict[str, Any]:
+    name = game.name
+    client = _resource(game, "client", "index.js")
+    catalogues = {
+        lang: f"/games/{name}/i18n/{lang}.json" for lang in LANGUAGES if _resource(game, "i18n", f"{lang}.json")
+    }
+    return {
+        **game.spec.to_json(),
+        "client": f"/games/{name}/client/index.js" if client is not None else None,
+        "i18n": catalogues or None,
+    }
+
+
+async def list_games(request: Request) -> Response:
+    return JSONResponse({"games": [game_json(g) for g in games()]})
+
+
+def _game(request: Request) -> Game[Any]:
+    try:
+        return get_game(request.path_params["name"])
+    except EngineError:
+        raise ClientError("game/unknown", "there is no such game") from None
+
+
+async def client_file(request: Request) -> Response:
+    try:
+        game = _game(request)
+    except ClientError:
+        return PlainTextResponse("not found", status_code=404)
+    found = _resource(game, "client", request.path_params["path"])
+    if found is None:
+        return PlainTextResponse("not found", status_code=404)
+    media = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+    if found.name.endswith(".js"):
+        media = "text/javascript"
+    return Response(found.read_bytes(), media_type=media, headers={"cache-control": "no-cache"})
+
+
+async def catalogue(request: Request) -> Response:
+    try:
+        game = _game(request)
+    except ClientError:
+        return error(404, "game/unknown", "there is no such game")
+    lang = request.path_params["lang"]
+    found = _resource(game, "i18n", f"{lang}.json") if lang in LANGUAGES else None
+    if found is None:
+        return error(404, "i18n/not_found", "this game has no catalogue in that language")
+    return Response(found.read_bytes(), media_type="application/json", headers={"cache-control": "no-cache"})
+
+
+@api
+async def rules(request: Request) -> Response:
+    page = request.path_params["page"]
+    lang = request.query_params.get("lang", DEFAULT_LANGUAGE)
+    text = rules_page(page, lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    if text is None:
+        raise ClientError("rules/not_found", f"there is no rules page for {page[:64]!r}")
+    if request.query_params.get("format") == "html":
+        return HTMLResponse(render_markdown(text), headers={"cache-control": "no-cache"})
+    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/games", list_games),
+        Route("/api/rules/{page}", rules),
+        Route("/games/{name}/client/{path:path}", client_file),
+        Route("/games/{name}/i18n/{lang}.json", catalogue),
+    ]

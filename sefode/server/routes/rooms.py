@@ -1,0 +1,204 @@
+"""Rooms: the lobby, one room, creating a room, solo play and invite links."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sefode.engine import EngineError, game_names, get_game
+from sefode.server import logs, text
+from sefode.server.hub import Hub
+from sefode.server.limits import client_of, limiter_of
+from sefode.server.messages import LEVELS, ClientError
+from sefode.server.room import Room
+from sefode.server.routes.common import api, body, checked, hub_of, me
+
+LOBBY_PAGE = 50
+LOBBY_PAGE_MAX = 100
+
+
+def _open_rooms(hub: Hub, player_id: str) -> int:
+    """Rooms of this owner that are still open: a match on, someone in, or created lately (listed or not)."""
+    stamp = logs.now_ms()
+    return sum(
+        1
+        for r in hub.rooms.values()
+        if r.owner == player_id and (r.playing or r.conns or stamp - r.created_at < 15 * 60 * 1000)
+    )
+
+
+def _may_create(request: Request, hub: Hub, player_id: str) -> None:
+    """The per-client rate of new rooms and the cap on a player's open rooms (``sefode.server.limits``)."""
+    limiter = limiter_of(request)
+    limiter.open_rooms(_open_rooms(hub, player_id))
+    limiter.new_room(client_of(request))
+
+
+def _paging(request: Request) -> tuple[int, int]:
+    def number(key: str, default: int, hi: int) -> int:
+        raw = request.query_params.get(key)
+        if raw is None:
+            return default
+        if not raw.isdigit() or len(raw) > 9:
+            raise ClientError("message/invalid", f"'{key}' must be a whole number from 0 to {hi}")
+        value = int(raw)
+        if value > hi:
+            raise ClientError("message/invalid", f"'{key}' must be a whole number from 0 to {hi}")
+        return value
+
+    return number("offset", 0, 10**9), number("limit", LOBBY_PAGE, LOBBY_PAGE_MAX)
+
+
+def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
+    from sefode.accounts.awarding import create_tournament
+
+    with engine.begin() as conn:
+        create_tournament(conn, room_id, matches)
+
+
+@api
+async def list_rooms(request: Request) -> Response:
+    """The lobby, a page at a time: ``?offset=`` (default 0) and ``?limit=`` (default 50, at most 100)."""
+    hub = hub_of(request)
+    offset, limit = _paging(request)
+    stamp = logs.now_ms()
+    listed: list[Room] = [r for r in hub.rooms.values() if r.listed(stamp)]
+    listed.sort(key=lambda r: (not r.playing, -len(r.connected_players()), r.name, r.id))
+    page = [r.summary() for r in listed[offset : offset + limit]]
+    following = offset + limit if offset + limit < len(listed) else None
+    return JSONResponse({"rooms": page, "total": len(listed), "offset": offset, "limit": limit, "next": following})
+
+
+@api
+async def get_room(request: Request) -> Response:
+    room = hub_of(request).rooms.get(request.path_params["room_id"])
+    if room is None:
+        raise ClientError("room/not_found", "there is no such room")
+    return JSONResponse(room.summary())
+
+
+@api
+async def create_room(request: Request) -> Response:
+    hub = hub_of(request)
+    player_id, _ = await me(request)
+    data = await body(request)
+    allowed = {"name", "game", "options", "bots", "clock_s", "visibility", "password", "sit", "tournament"}
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
+    room_name = checked(text.room_name, data.get("name", "Mesa"))
+    game = data.get("game", default_game())
+    if not isinstance(game, str) or len(game) > 64:
+        raise ClientError("message/invalid", "'game' must be the name of a game")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ClientError("message/invalid", "'options' must be a JSON object")
+    bots_raw = data.get("bots") or {}
+    if not isinstance(bots_raw, dict):
+        raise ClientError("message/invalid", "'bots' must map seats to levels")
+    bots: dict[int, str] = {}
+    for key, level in bots_raw.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise ClientError("message/invalid", f"bots: {key!r} is not a seat number") from None
+        if level not in LEVELS:
+            raise ClientError("message/invalid", f"bots: a level is one of {', '.join(LEVELS)}")
+        bots[seat] = level
+    clock_s = data.get("clock_s", 30)
+    if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not 5 <= clock_s <= 300:
+        raise ClientError("message/invalid", "'clock_s' must be a whole number of seconds from 5 to 300")
+    visibility = data.get("visibility", "public")
+    if visibility not in ("public", "password", "invite"):
+        raise ClientError("message/invalid", "'visibility' is public, password or invite")
+    password = data.get("password")
+    if visibility == "password":
+        password = checked(text.password, password)
+    else:
+        password = None  # only a password room keeps one
+    sit = data.get("sit", True)
+    if not isinstance(sit, bool):
+        raise ClientError("message/invalid", "'sit' must be true or false")
+    tournament = data.get("tournament")
+    if tournament is not None and (isinstance(tournament, bool) or tournament not in (3, 5)):
+        raise ClientError("message/invalid", "'tournament' is the number of matches of the series: 3 or 5")
+    _may_create(request, hub, player_id)
+    room = await hub.create_room(player_id, room_name, game, options, bots, clock_s, visibility, password, sit)
+    if tournament is not None:
+        # Declared with the room (seed 002): the series starts with the room's first match.
+        await hub.db(_declare_tournament, hub.store.engine, room.id, tournament)
+    return JSONResponse({"room_id": room.id, "invite_token": room.invite_token})
+
+
+@api
+async def solo(request: Request) -> Response:
+    """A solo table: the caller at seat 0, bots on every other seat, the match started at once.
+
+    Body: ``{"game"?, "options"?, "bots", "level", "clock_s"?}``; option keys of the game may also be given at the
+    top level (``{"variant": "7letras"}``, as protocol 1 had them)."""
+    hub = hub_of(request)
+    player_id, nick = await me(request)
+    data = await body(request)
+    game_name = data.get("game", default_game())
+    try:
+        game = get_game(game_name)
+    except EngineError as err:
+        raise ClientError(err.code, str(err)) from None
+    spec = game.spec
+    option_keys = {o.key for o in spec.options} - {spec.seats_option}
+    unknown = sorted(set(data) - {"game", "options", "bots", "level", "clock_s"} - option_keys)
+    if unknown:
+        raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ClientError("message/invalid", "'options' must be a JSON object")
+    options = {**options, **{k: v for k, v in data.items() if k in option_keys}}
+    most = spec.max_seats - 1
+    count = data.get("bots", min(3, most) if spec.seats_option is not None else most)
+    level = data.get("level", "normal")
+    clock_s = data.get("clock_s", 60)
+    if isinstance(count, bool) or not isinstance(count, int) or not spec.min_seats - 1 <= count <= most:
+        raise ClientError("message/invalid", f"'bots' must be a whole number from {spec.min_seats - 1} to {most}")
+    if count < 1:
+        raise ClientError("message/invalid", "'bots' must be at least 1")
+    if level not in spec.bot_levels:
+        raise ClientError("message/invalid", f"'level' is one of {', '.join(spec.bot_levels)}")
+    if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not 5 <= clock_s <= 300:
+        raise ClientError("message/invalid", "'clock_s' must be a whole number of seconds from 5 to 300")
+    if spec.seats_option is not None:
+        options[spec.seats_option] = count + 1
+    elif count + 1 != spec.min_seats:
+        seats = spec.min_seats
+        raise ClientError("message/invalid", f"this game is played by {seats}: 'bots' must be {seats - 1}")
+    _may_create(request, hub, player_id)
+    bots = {seat: level for seat in range(1, count + 1)}
+    title = f"Solo: {nick}"
+    room = await hub.create_room(player_id, title, game.name, options, bots, clock_s, "invite", None, True)
+    await room.start(player_id)
+    return JSONResponse({"room_id": room.id})
+
+
+def default_game() -> str:
+    """The game of a room or solo table whose request names none: the first one ``GET /api/games`` lists."""
+    return game_names()[0]
+
+
+@api
+async def invite(request: Request) -> Response:
+    invite_token = request.path_params["token"]
+    room_id = hub_of(request).invites.get(invite_token) if len(invite_token) <= 128 else None
+    if room_id is None:
+        raise ClientError("room/bad_invite", "this invite link is not valid")
+    return JSONResponse({"room_id": room_id})
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/rooms", list_rooms),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{room_id}", get_room),
+        Route("/api/solo", solo, methods=["POST"]),
+        Route("/api/invite/{token}", invite),
+    ]

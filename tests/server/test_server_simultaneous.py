@@ -1,0 +1,95 @@
+"""Simultaneous secret turns through ``Room`` and the WebSocket, with the sealed-bid plugin game (``lances``).
+
+Issue 8 §3: a submission is checked against what that seat has seen, so another seat's submission in the same turn
+never makes it stale; each awaited seat has its own clock and a bot covers only the seat that ran out; nothing of a
+seat's sealed card reaches the other seat before both have submitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from server_helpers import Client, LiveServer, Message, running_server
+from table_helpers import start, table, wait_state
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Iterator[LiveServer]:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as live:
+        yield live
+
+
+def _card(state: Message) -> dict[str, int]:
+    legal = state["legal"]
+    assert legal, state
+    action: dict[str, int] = legal[0]["action"]
+    assert set(legal[0]["label"]) == {"key", "params", "text"}
+    return action
+
+
+def _past(round_no: int) -> Callable[[Message], bool]:
+    return lambda m: m["view"]["round"] > round_no or m["view"]["placements"] is not None
+
+
+def _lances(srv: LiveServer, rounds: int, clock_s: int = 300) -> tuple[Client, Client, Message, Message]:
+    _, (ana, bia) = table(srv, ["Ana", "Bia"], {"rounds": rounds}, game="lances", clock_s=clock_s)
+    first_ana = start(ana, [bia])
+    assert bia.state is not None
+    return ana, bia, first_ana, bia.state
+
+
+def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv: LiveServer) -> None:
+    ana, bia, state_a, state_b = _lances(srv, rounds=3)
+    assert sorted(state_a["awaiting"]) == [0, 1] and state_a["seat"] == 0 and state_b["seat"] == 1
+    for round_no in range(1, 4):
+        version_b = state_b["version"]
+        card_a = _card(state_a)
+        ana.send("action", action=card_a, version=state_a["version"])
+        # Bia learns only THAT Ana submitted; her own version does not move, so her submission is not stale.
+        seen_b = wait_state(bia, lambda m: m["awaiting"] == [1])
+        assert seen_b["version"] == version_b
+        assert seen_b["events"] == [{"type": "submitted", "seat": 0}]
+        assert str(card_a["card"]) not in repr(seen_b["view"]["history"])
+        assert seen_b["view"]["submitted"] == [True, False]
+        assert [e for e in bia.received if e["type"] == "error"] == []
+        bia.send("action", action=_card(state_b), version=version_b)
+        state_a = wait_state(ana, _past(round_no))
+        state_b = wait_state(bia, _past(round_no))
+        reveal = next(e for e in state_a["events"] if e["type"] == "reveal")
+        assert reveal["cards"][0] == card_a["card"]
+    assert ana.wait_type("match_end")["placements"] == state_a["view"]["placements"]
+    assert [e for c in (ana, bia) for e in c.received if e["type"] == "error"] == []
+
+
+def test_an_old_version_is_stale_once_the_turn_resolved_and_the_refusal_is_sent(srv: LiveServer) -> None:
+    ana, bia, state_a, state_b = _lances(srv, rounds=2)
+    ana.send("action", action=_card(state_a), version=state_a["version"])
+    wait_state(bia, lambda m: m["awaiting"] == [1])
+    bia.send("action", action=_card(state_b), version=state_b["version"])
+    resolved = wait_state(ana, lambda m: m["view"]["round"] == 2)
+    assert resolved["version"] > state_a["version"]
+    error = ana.error("action", action=_card(resolved), version=state_a["version"])
+    assert error["code"] == "action/stale_state"
+    # A seat that already submitted is no longer awaited: a second card is refused by the engine, not ignored.
+    ana.send("action", action=_card(resolved), version=resolved["version"])
+    mine = wait_state(ana, lambda m: m["awaiting"] == [1] and m["view"]["round"] == 2)
+    assert mine["legal"] == []
+    assert ana.error("action", action={"card": 1}, version=mine["version"])["code"] == "action/already_submitted"
+
+
+def test_each_awaited_seat_has_its_own_clock_and_a_bot_covers_only_the_seat_that_ran_out(srv: LiveServer) -> None:
+    ana, bia, state_a, state_b = _lances(srv, rounds=1, clock_s=5)
+    assert set(state_a["deadlines"]) == {"0", "1"}
+    assert state_a["deadline"] == state_a["deadlines"]["0"] and state_b["deadline"] == state_b["deadlines"]["1"]
+    ana.send("action", action=_card(state_a), version=state_a["version"])
+    after_ana = wait_state(bia, lambda m: m["awaiting"] == [1])
+    assert set(after_ana["deadlines"]) == {"1"}  # Ana's clock stopped when she submitted; Bia's runs on
+    assert after_ana["deadlines"]["1"] == state_b["deadlines"]["1"]
+    # Bia idles: when her clock runs out the table plays for her, and says so; Ana is never played for.
+    final = wait_state(ana, lambda m: m["view"]["placements"] is not None, timeout=30)
+    covered = [e for e in final["events"] if e["type"] == "played_for"]
+    assert covered == [{"type": "played_for", "seat": 1, "reason": "clock"}]
+    notices = [e for c in (ana, bia) for m in c.received if m["type"] == "state" for e in m["events"]]
+    assert {"type": "played_for", "seat": 0, "reason": "clock"} not in notices
