@@ -409,7 +409,7 @@ def test_resample_never_sees_unconfirmed_plays_and_keeps_what_was_revealed() -> 
     rng = random.Random(1)
     for _ in range(20):
         sample = G.resample(st, 0, rng)
-        assert sample.pending[1] == [] and not sample.confirmed[1]
+        assert sample.pending[1] == [] and sample.confirmed[1], "confirmed is public; what it placed is not"
         assert sample.moon[1] == st.moon_total[1]
         assert len(sample.hand[1]) == len(st.hand[1]) + len(st.pending[1])
         assert sample.hand[0] == st.hand[0] and sorted(sample.draw[0]) == sorted(st.draw[0])

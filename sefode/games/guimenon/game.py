@@ -554,12 +554,11 @@ class Guimenon(Game[GState]):
     def resample(self, state: GState, seat: Seat, rng: random.Random) -> GState:
         """Everything ``seat`` cannot see dealt again: its own deck's order, the other seat's hand and deck
         (from a ready deck that holds every card it has revealed, else from the whole set), the face-down
-        Locations. The other seat's unconfirmed plays are never looked at: they go back to its hand
-        before the deal, and in the copy that seat has not confirmed."""
+        Locations. The other seat's unconfirmed plays are never looked at: they go back to its hand before
+        the deal; if it had confirmed, it stays confirmed with nothing placed (search bots that want it to
+        play take that back, see ``bots``)."""
         st = state.clone()
         st.rng = random.Random(rng.getrandbits(64))
-        st.recording = False
-        st.records = []
         st.log = []  # the log holds the other seat's secret actions of this turn
         rng.shuffle(st.draw[seat])
         other = 1 - seat
@@ -569,8 +568,7 @@ class Guimenon(Game[GState]):
         st.owed[other] += len(st.pending_discards[other])
         st.pending[other] = []
         st.pending_discards[other] = []
-        if not st.over:
-            st.confirmed[other] = False
+        # A seat that confirmed stays confirmed (that much is public), with no placement: what it placed is secret.
         n_draw = len(st.draw[other])
         seen = st.seen[other]
         fits = [d for d in READY_DECKS if seen.issubset(CARDSET.by_id[c].index for c in CARDSET.decks[d].cards)]

@@ -119,6 +119,16 @@ class GState:
     """Every card each seat held at some point (opening hand and draws)."""
     result: dict[str, Any] | None = None
 
+    def _records_copy(self) -> list[TurnRecord]:
+        """Finished turns are never changed again and are shared; the current one is copied."""
+        if not self.records:
+            return []
+        last = self.records[-1]
+        current = TurnRecord(last.turn, last.moon[:], last.revealed, last.plays[:], last.discards[:], last.order[:],
+                             [Resolution(r.step, r.location, r.seat, r.source, r.results[:]) for r in last.resolved],
+                             last.board, last.opening)
+        return [*self.records[:-1], current]
+
     def clone(self) -> GState:
         rng = random.Random()
         rng.setstate(self.rng.getstate())
@@ -151,7 +161,7 @@ class GState:
             next_serial=self.next_serial,
             dirty=self.dirty,
             log=self.log[:],
-            records=list(self.records) if self.recording else [],
+            records=self._records_copy() if self.recording else [],
             recording=self.recording,
             played=[p[:] for p in self.played],
             drawn=[d[:] for d in self.drawn],
