@@ -29,7 +29,7 @@ def test_rules_page_card_list_is_generated_from_the_data(lang: str) -> None:
 def test_catalogue_is_generated_from_the_data(lang: str) -> None:
     on_disk = json.loads((PACKAGE / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     assert on_disk == catalogue(CARDSET, lang), STALE
-    assert on_disk["game.guimenon.title"] and all(f"card.{c.id}" in on_disk for c in CARDSET.cards)
+    assert on_disk["game.guimenon.title"] and all(f"guimenon.card.{c.id}" in on_disk for c in CARDSET.cards)
 
 
 def test_catalogues_have_the_same_keys() -> None:

@@ -3,8 +3,8 @@
     python -m sefode.games.guimenon.cardlist          # rewrite the generated parts of rules/ and i18n/
 
 The rules pages keep the generated list between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
-catalogues hold hand-written UI strings plus ``card.*``, ``location.*``, ``deck.*`` and ``type.*`` entries
-generated here. ``tests/test_guimenon_pages.py`` fails when either is out of date.
+catalogues hold hand-written UI strings plus ``guimenon.card.*``, ``guimenon.location.*``, ``guimenon.deck.*``
+and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name). ``tests/test_guimenon_pages.py`` fails when either is out of date.
 """
 
 from __future__ import annotations
@@ -60,33 +60,33 @@ def card_list(cs: CardSet, lang: str) -> str:
 def catalogue_entries(cs: CardSet, lang: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for c in cs.cards:
-        out[f"card.{c.id}"] = c.name.get(lang)
-        out[f"card.{c.id}.text"] = ability_text(c.ability, cs, lang)
+        out[f"guimenon.card.{c.id}"] = c.name.get(lang)
+        out[f"guimenon.card.{c.id}.text"] = ability_text(c.ability, cs, lang)
     for t in cs.tokens.values():
-        out[f"card.{t.id}"] = t.name.get(lang)
-        out[f"card.{t.id}.text"] = ""
+        out[f"guimenon.card.{t.id}"] = t.name.get(lang)
+        out[f"guimenon.card.{t.id}.text"] = ""
     for loc in cs.locations:
-        out[f"location.{loc.id}"] = loc.name.get(lang)
-        out[f"location.{loc.id}.text"] = ability_text(loc.ability, cs, lang, location=True)
+        out[f"guimenon.location.{loc.id}"] = loc.name.get(lang)
+        out[f"guimenon.location.{loc.id}.text"] = ability_text(loc.ability, cs, lang, location=True)
     for d in cs.decks.values():
-        out[f"deck.{d.id}"] = d.name.get(lang)
-        out[f"deck.{d.id}.description"] = d.description.get(lang)
+        out[f"guimenon.deck.{d.id}"] = d.name.get(lang)
+        out[f"guimenon.deck.{d.id}.description"] = d.description.get(lang)
     for tid, name in cs.types.items():
-        out[f"type.{tid}"] = name.get(lang)
+        out[f"guimenon.type.{tid}"] = name.get(lang)
     return out
 
 
 UI: dict[str, dict[str, str]] = {
     "pt-BR": {
         "game.guimenon.title": "Guimenon TCG",
-        "option.deck_0": "Deck do lugar 1",
-        "option.deck_1": "Deck do lugar 2",
-        "option.deck_help": "Um deck pronto, ou aleatório; o deck montado por cada jogador vem na preparação.",
-        "deck.random": "Aleatório",
-        "action.confirm": "Confirmar",
-        "action.place": "Jogar {card} no Local {location}",
-        "action.take_back": "Desfazer {card}",
-        "action.discard": "Descartar {card}",
+        "guimenon.option.deck_0": "Deck do lugar 1",
+        "guimenon.option.deck_1": "Deck do lugar 2",
+        "guimenon.option.deck_help": "Um deck pronto, ou aleatório; o deck montado por cada jogador vem na preparação.",
+        "guimenon.deck.random": "Aleatório",
+        "guimenon.action.confirm": "Confirmar",
+        "guimenon.action.place": "Jogar {card} no Local {location}",
+        "guimenon.action.take_back": "Desfazer {card}",
+        "guimenon.action.discard": "Descartar {card}",
         "guimenon.moon": "Lua",
         "guimenon.stars": "Estrelas",
         "guimenon.turn": "Turno {turn} de 6",
@@ -98,14 +98,14 @@ UI: dict[str, dict[str, str]] = {
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
-        "option.deck_0": "Seat 1's deck",
-        "option.deck_1": "Seat 2's deck",
-        "option.deck_help": "A ready deck, or random; a deck a player built comes with the setup.",
-        "deck.random": "Random",
-        "action.confirm": "Confirm",
-        "action.place": "Play {card} at Location {location}",
-        "action.take_back": "Take back {card}",
-        "action.discard": "Discard {card}",
+        "guimenon.option.deck_0": "Seat 1's deck",
+        "guimenon.option.deck_1": "Seat 2's deck",
+        "guimenon.option.deck_help": "A ready deck, or random; a deck a player built comes with the setup.",
+        "guimenon.deck.random": "Random",
+        "guimenon.action.confirm": "Confirm",
+        "guimenon.action.place": "Play {card} at Location {location}",
+        "guimenon.action.take_back": "Take back {card}",
+        "guimenon.action.discard": "Discard {card}",
         "guimenon.moon": "Moon",
         "guimenon.stars": "Stars",
         "guimenon.turn": "Turn {turn} of 6",

@@ -75,10 +75,10 @@ SPEC = GameSpec(
     min_seats=SEATS,
     max_seats=SEATS,
     options=(
-        OptionSpec("deck_0", OptionKind.CHOICE, "random", "option.deck_0", choices=DECK_CHOICES,
-                   choice_labels=tuple(f"deck.{d}" for d in DECK_CHOICES), help="option.deck_help"),
-        OptionSpec("deck_1", OptionKind.CHOICE, "random", "option.deck_1", choices=DECK_CHOICES,
-                   choice_labels=tuple(f"deck.{d}" for d in DECK_CHOICES), help="option.deck_help"),
+        OptionSpec("deck_0", OptionKind.CHOICE, "random", "guimenon.option.deck_0", choices=DECK_CHOICES,
+                   choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES), help="guimenon.option.deck_help"),
+        OptionSpec("deck_1", OptionKind.CHOICE, "random", "guimenon.option.deck_1", choices=DECK_CHOICES,
+                   choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES), help="guimenon.option.deck_help"),
     ),
     seats_option=None,
     turns=Turns.SIMULTANEOUS,
@@ -416,14 +416,14 @@ class Guimenon(Game[GState]):
     def describe_action(self, state: GState, seat: Seat, action: Action) -> dict[str, Any]:
         data = self.action_json(state, action)
         if "confirm" in data:
-            return {"key": "action.confirm", "params": {}, "text": "confirm"}
+            return {"key": "guimenon.action.confirm", "params": {}, "text": "confirm"}
         if "place" in data:
             name = CARDSET.by_id[data["place"]].name.en
-            return {"key": "action.place", "params": {"card": data["place"], "location": data["location"]},
+            return {"key": "guimenon.action.place", "params": {"card": data["place"], "location": data["location"]},
                     "text": f"place {name} at Location {data['location'] + 1}"}
         key = "take_back" if "take_back" in data else "discard"
         name = CARDSET.by_id[data[key]].name.en
-        return {"key": f"action.{key}", "params": {"card": data[key]}, "text": f"{key.replace('_', ' ')} {name}"}
+        return {"key": f"guimenon.action.{key}", "params": {"card": data[key]}, "text": f"{key.replace('_', ' ')} {name}"}
 
     def outcome(self, state: GState) -> Outcome | None:
         if not state.over:

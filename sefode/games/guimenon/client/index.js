@@ -42,9 +42,9 @@ function style() {
 `));
 }
 
-const cardName = (id) => t(`card.${id}`);
-const cardText = (id) => t(`card.${id}.text`);
-const typeNames = (types) => (types || []).map((x) => t(`type.${x}`)).join(" · ");
+const cardName = (id) => t(`guimenon.card.${id}`);
+const cardText = (id) => t(`guimenon.card.${id}.text`);
+const typeNames = (types) => (types || []).map((x) => t(`guimenon.type.${x}`)).join(" · ");
 
 /** A card frame: name, cost, Stars, Types and ability text (both languages through the catalogue). */
 export function cardFrame(card, extra = {}) {
@@ -93,8 +93,8 @@ export function renderTable(ctx) {
     const target = selected && canPlace(ctx, selected, li);
     const face = info.revealed
       ? h("div", { class: "gm-locface", testid: `gm-location-${li}` },
-        h("div", { class: "gm-locname", text: t(`location.${info.id}`) }),
-        h("div", { class: "gm-loctext", text: t(`location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
+        h("div", { class: "gm-locname", text: t(`guimenon.location.${info.id}`) }),
+        h("div", { class: "gm-loctext", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
       : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
     const sideEl = (s) => {
       const el = h("div", { class: "gm-side", testid: `gm-side-${li}-${s === seat ? "me" : "them"}` });
@@ -146,7 +146,7 @@ export function renderTable(ctx) {
     const actions = h("div", { class: "gm-actions" });
     if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: t("guimenon.must_discard").replace("{count}", me.owed_discards) }));
     if (legal.some((a) => a.confirm)) {
-      actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("action.confirm")));
+      actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("guimenon.action.confirm")));
     }
     if (ctx.submitted || (view.confirmed[seat] && !ctx.over)) actions.appendChild(h("span", { class: "gm-wait", testid: "gm-waiting", text: t("guimenon.waiting") }));
     parts.push(actions, hand);
@@ -172,7 +172,8 @@ export function eventText(ev, ctx) {
     return plays.length ? plays.join(" · ") : null;
   }
   if (ev.type === "ability") {
-    const source = ev.source.includes("-") && t(`card.${ev.source}`) !== `card.${ev.source}` ? cardName(ev.source) : t(`location.${ev.source}`);
+    const key = `guimenon.card.${ev.source}`;
+    const source = t(key) !== key ? cardName(ev.source) : t(`guimenon.location.${ev.source}`);
     return `${source}: ${(ev.results || []).join(", ") || "—"}`;
   }
   if (ev.type === "turn") return t("guimenon.turn").replace("{turn}", ev.turn);
@@ -190,7 +191,7 @@ export function renderReplay(rctx) {
     const board = h("div", { class: "gm-board" });
     for (const cell of turn.board || []) {
       board.appendChild(h("div", { class: "gm-loc" },
-        h("div", { class: "gm-locface" }, cell.id ? t(`location.${cell.id}`) : t("guimenon.not_revealed")),
+        h("div", { class: "gm-locface" }, cell.id ? t(`guimenon.location.${cell.id}`) : t("guimenon.not_revealed")),
         h("div", { class: "gm-stars" }, h("span", { text: `${cell.stars[0]}★` }), h("span", { text: `${cell.stars[1]}★` })),
         h("div", { class: "gm-side" }, cell.cards[0].map((u) => cardFrame(u))),
         h("div", { class: "gm-side" }, cell.cards[1].map((u) => cardFrame(u)))));
