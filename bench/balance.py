@@ -98,11 +98,11 @@ def record(stats: Stats, st: Any, names: Sequence[str | None], ready: bool) -> N
         if ready and name is not None:
             other = names[1 - seat]
             assert other is not None
+            stats.pair[(name, other)].add(value[seat])
             if other != name:  # a mirror match says nothing about the deck's strength
                 stats.deck[name].add(value[seat])
-            stats.pair[(name, other)].add(value[seat])
-            for loc in st.locations:
-                stats.location[(LOCATION_DEFS[loc].id, name)].add(value[seat])
+                for loc in st.locations:
+                    stats.location[(LOCATION_DEFS[loc].id, name)].add(value[seat])
     if ready:
         for loc in st.locations:
             stats.location_any[LOCATION_DEFS[loc].id].add(1.0 if a == b else 0.0)
@@ -172,7 +172,7 @@ def plots(normal: Stats, cards: dict[str, tuple[Tally, Tally]], out: Path) -> li
     for i in range(len(DECKS)):
         for j in range(len(DECKS)):
             ax.text(j, i, f"{100 * grid[i][j]:.0f}%", ha="center", va="center")
-    ax.set_title("Row deck's share against column deck (normal bots)")
+    ax.set_title("Row deck vs column deck (normal bots)")
     fig.colorbar(im)
     fig.tight_layout()
     fig.savefig(out / "matchups.png", dpi=90)
@@ -267,8 +267,9 @@ def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argpars
         lines.append(f"| {c.name.en} (`{c.id}`) | {in_decks} | {ci(p)} | {p.n} | {ci(dr)} | {dr.n} | {flag} |")
     lines += ["", f"Flagged: {', '.join(flagged) if flagged else 'none'}.", "", f"![cards](balance/{images[1]})", "",
               "## Locations", "",
-              "Each deck's share in the matches where the Location was one of the three, and the share of drawn "
-              "matches with it (normal bots).", "",
+              "Each deck's share in the matches (mirrors left out) where the Location was one of the three, its "
+              "difference from the deck's overall share in points, and the share of drawn matches with it (normal "
+              "bots).", "",
               "| Location | draws | " + " | ".join(deck_name(d) for d in DECKS) + " |",
               "| --- | --- |" + " --- |" * len(DECKS)]
     for loc in CARDSET.locations:
