@@ -222,7 +222,7 @@ def test_unconfirmed_plays_show_in_no_other_view_and_no_event() -> None:
     assert events == [{"type": "confirmed", "seat": 0, "turn": 3}]
     public = {k: v for k, v in G.view(st, 1).items() if k != "me"}  # its own deck lists every filler card
     assert "boneco" not in repr(public) and "boneco" not in repr(G.view(st, None))
-    assert G.view(st, 0)["me"]["pending"] == [{"card": "boneco-de-lata", "location": 2}]
+    assert [(p["card"], p["location"]) for p in G.view(st, 0)["me"]["pending"]] == [("boneco-de-lata", 2)]
     events = G.apply(st, 1, CONFIRM)
     assert events[1]["type"] == "reveal" and events[1]["plays"] == [{"seat": 0, "card": "boneco-de-lata",
                                                                      "location": 2}]

@@ -4,7 +4,8 @@
 
 The rules pages keep the generated list between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
 catalogues hold hand-written UI strings plus ``guimenon.card.*``, ``guimenon.location.*``, ``guimenon.deck.*``
-and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name). ``tests/test_guimenon_pages.py`` fails when either is out of date.
+and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name).
+``tests/test_guimenon_pages.py`` fails when either is out of date.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ BEGIN, END = "<!-- cards:begin -->", "<!-- cards:end -->"
 
 _WORDS = {
     "pt-BR": {"cards": "Cartas", "tokens": "Fichas", "locations": "Locais", "decks": "Decks prontos",
-              "name": "nome", "kind": "tipo de carta", "cost": "🌙", "stars": "★", "types": "Tipos",
+              "name": "nome", "kind": "tipo de carta", "cost": "Lua", "stars": "★", "types": "Tipos",
               "ability": "habilidade", "ser": "Ser", "item": "Item", "none": "—", "list": "cartas"},
     "en": {"cards": "Cards", "tokens": "Tokens", "locations": "Locations", "decks": "Ready decks",
-           "name": "name", "kind": "kind", "cost": "🌙", "stars": "★", "types": "Types",
+           "name": "name", "kind": "kind", "cost": "Moon", "stars": "★", "types": "Types",
            "ability": "ability", "ser": "Being", "item": "Item", "none": "—", "list": "cards"},
 }
 
@@ -95,6 +96,7 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.must_discard": "Descarte {count} carta(s) para ficar com 7",
         "guimenon.neutral": "Neutro",
         "guimenon.controls": "Controla",
+        "guimenon.hand_deck": "{hand} na mão · {deck} no deck",
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -114,6 +116,7 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.must_discard": "Discard {count} card(s) to keep 7",
         "guimenon.neutral": "Neutral",
         "guimenon.controls": "Controls",
+        "guimenon.hand_deck": "{hand} in hand · {deck} in deck",
     },
 }
 

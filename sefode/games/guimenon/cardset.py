@@ -568,16 +568,16 @@ def effect_text(e: Effect, cs: CardSet, lang: str, *, location: bool = False) ->
                                                                                           else " " + "/".join(tys))
             whose = _side(e.side, lang, ("na sua mão", "na mão do oponente", "na mão de cada jogador"), ("", "", ""))
             more = "a mais" if e.amount > 0 else "a menos"
-            return f"{noun} {whose} custam {n}🌙 {more}"
+            return f"{noun} {whose} custam {n} Lua {more}"
         noun = ("/".join(tys) + " " if tys else "") + {"ser": "Beings", "item": "Items", None: "cards"}[e.kind]
         whose = _side(e.side, lang, ("", "", ""), ("in your hand", "in your opponent's hand", "in each hand"))
         more = "more" if e.amount > 0 else "less"
-        return f"{noun} {whose} cost {n}🌙 {more}"
+        return f"{noun} {whose} cost {n} Moon {more}"
     n = e.amount
-    return _side(e.side, lang, (f"ganhe +{n}🌙 no próximo turno", f"o oponente ganha +{n}🌙 no próximo turno",
-                                f"cada jogador ganha +{n}🌙 no próximo turno"),
-                 (f"gain +{n}🌙 next turn", f"your opponent gains +{n}🌙 next turn",
-                  f"each player gains +{n}🌙 next turn"))
+    return _side(e.side, lang, (f"ganhe +{n} Lua no próximo turno", f"o oponente ganha +{n} Lua no próximo turno",
+                                f"cada jogador ganha +{n} Lua no próximo turno"),
+                 (f"gain +{n} Moon next turn", f"your opponent gains +{n} Moon next turn",
+                  f"each player gains +{n} Moon next turn"))
 
 
 def condition_text(c: Condition, cs: CardSet, lang: str, *, location: bool = False) -> str:

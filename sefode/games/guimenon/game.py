@@ -423,7 +423,8 @@ class Guimenon(Game[GState]):
                     "text": f"place {name} at Location {data['location'] + 1}"}
         key = "take_back" if "take_back" in data else "discard"
         name = CARDSET.by_id[data[key]].name.en
-        return {"key": f"guimenon.action.{key}", "params": {"card": data[key]}, "text": f"{key.replace('_', ' ')} {name}"}
+        return {"key": f"guimenon.action.{key}", "params": {"card": data[key]},
+                "text": f"{key.replace('_', ' ')} {name}"}
 
     def outcome(self, state: GState) -> Outcome | None:
         if not state.over:
@@ -467,7 +468,8 @@ class Guimenon(Game[GState]):
                           "stars": CARDS[c].stars, "being": CARDS[c].being, "types": sorted(CARDS[c].types)}
                          for c in st.hand[seat]],
                 "moon_left": st.moon[seat],
-                "pending": [{"card": CARDS[c].id, "location": li} for c, li in st.pending[seat]],
+                "pending": [{"card": CARDS[c].id, "location": li, "stars": CARDS[c].stars, "being": CARDS[c].being,
+                             "types": sorted(CARDS[c].types)} for c, li in st.pending[seat]],
                 "pending_discards": [CARDS[c].id for c in st.pending_discards[seat]],
                 "owed_discards": st.owed[seat],
                 "deck": list(st.deck_lists[seat]),

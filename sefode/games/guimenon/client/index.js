@@ -8,38 +8,10 @@ const SLOTS = 4;
 let styled = false;
 
 function style() {
+  // A stylesheet from the game's package: the page's Content-Security-Policy allows no inline <style>.
   if (styled) return;
   styled = true;
-  document.head.appendChild(h("style", {}, `
-.gm-table { display: flex; flex-direction: column; gap: .5rem; font-size: .85rem; }
-.gm-head { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: space-between; }
-.gm-board { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .35rem; }
-.gm-loc { border: 1px solid #8884; border-radius: .5rem; padding: .25rem; display: flex; flex-direction: column;
-  gap: .25rem; min-width: 0; }
-.gm-loc.gm-target { outline: 2px solid #d9a400; cursor: pointer; }
-.gm-locface { background: #2a3a5a; color: #f3ecd0; border-radius: .4rem; padding: .25rem; text-align: center; }
-.gm-locface.gm-hidden { background: #555; font-style: italic; }
-.gm-locname { font-weight: 700; }
-.gm-loctext { font-size: .7rem; }
-.gm-side { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .2rem; min-height: 3.2rem; }
-.gm-stars { display: flex; justify-content: space-between; font-weight: 700; }
-.gm-ctrl { font-size: .7rem; text-align: center; }
-.gm-card { border: 1px solid #555; border-radius: .35rem; background: #fbf7ea; color: #222; padding: .15rem .25rem;
-  display: flex; flex-direction: column; gap: .05rem; min-width: 0; position: relative; }
-.gm-card.gm-being { border-color: #2a6; } .gm-card.gm-item { border-color: #a62; }
-.gm-card.gm-pending { opacity: .65; border-style: dashed; cursor: pointer; }
-.gm-card.gm-selected { outline: 3px solid #d9a400; }
-.gm-card.gm-playable { cursor: pointer; }
-.gm-card.gm-unplayable { opacity: .55; }
-.gm-cardtop { display: flex; justify-content: space-between; gap: .2rem; font-weight: 700; }
-.gm-cardname { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.gm-cost { color: #235; } .gm-star { color: #a70; }
-.gm-types { font-size: .65rem; color: #555; }
-.gm-text { font-size: .65rem; line-height: 1.15; }
-.gm-hand { display: grid; grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); gap: .3rem; }
-.gm-actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
-.gm-wait { font-style: italic; }
-`));
+  document.head.appendChild(h("link", { rel: "stylesheet", href: new URL("./guimenon.css", import.meta.url).href }));
 }
 
 const cardName = (id) => t(`guimenon.card.${id}`);
@@ -50,9 +22,9 @@ const typeNames = (types) => (types || []).map((x) => t(`guimenon.type.${x}`)).j
 export function cardFrame(card, extra = {}) {
   const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
   const text = card.text === undefined ? cardText(card.card) : card.text;
-  return h("div", { class: cls, testid: extra.testid, title: text, onclick: extra.onclick, dataset: { card: card.card } },
+  return h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card } },
     h("div", { class: "gm-cardtop" },
-      card.cost === undefined ? null : h("span", { class: "gm-cost", text: `${card.cost}🌙` }),
+      card.cost === undefined ? null : h("span", { class: "gm-cost", title: t("guimenon.moon"), text: String(card.cost) }),
       h("span", { class: "gm-cardname", text: cardName(card.card) }),
       card.being ? h("span", { class: "gm-star", text: `${card.stars}★` }) : null),
     card.types && card.types.length ? h("div", { class: "gm-types", text: typeNames(card.types) }) : null,
@@ -83,7 +55,8 @@ export function renderTable(ctx) {
   const head = h("div", { class: "gm-head" },
     h("span", { testid: "gm-turn", text: t("guimenon.turn").replace("{turn}", view.turn) }),
     me ? h("span", { testid: "gm-moon", text: `${t("guimenon.moon")}: ${me.moon_left}/${view.moon[seat]}` }) : null,
-    h("span", { text: `${ctx.name(other, true)}: ${view.hand_counts[other]} ✋ · ${view.deck_counts[other]} 🂠` +
+    h("span", { testid: "gm-other", text: `${ctx.name(other, true)}: ` +
+      t("guimenon.hand_deck").replace("{hand}", view.hand_counts[other]).replace("{deck}", view.deck_counts[other]) +
       (view.confirmed[other] ? " ✔" : "") }));
 
   const board = h("div", { class: "gm-board", testid: "gm-board" });
@@ -98,11 +71,10 @@ export function renderTable(ctx) {
       : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
     const sideEl = (s) => {
       const el = h("div", { class: "gm-side", testid: `gm-side-${li}-${s === seat ? "me" : "them"}` });
-      for (const u of cell.cards[s]) el.appendChild(cardFrame(u, { text: u.token ? "" : undefined }));
+      for (const u of cell.cards[s]) el.appendChild(cardFrame({ ...u, text: "" }, { class: "gm-small" }));
       if (s === seat && me) {
         for (const p of me.pending.filter((x) => x.location === li)) {
-          const handCard = { card: p.card, being: true, stars: "?", types: [] };
-          el.appendChild(cardFrame(handCard, {
+          el.appendChild(cardFrame({ ...p, text: "" }, {
             class: "gm-pending", testid: `gm-pending-${p.card}`,
             onclick: () => legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
           }));
