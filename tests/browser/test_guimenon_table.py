@@ -97,3 +97,72 @@ def test_solo_guimenon_against_a_hard_bot_is_played_in_the_page_to_the_end(
     assert history["game"] == "guimenon" and len(history["decks"]) == 2
     assert client.errors == []
     client.close()
+
+
+def test_two_players_submit_in_secret_and_neither_sees_the_others_plays_before_both_confirm(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    ana = open_client(browser, server.url, record_frames=True)
+    bia = open_client(browser, server.url, record_frames=True)
+    page, bpage = ana.page, bia.page
+    page.goto("/")
+    wait_ready(page)
+    page.get_by_test_id("nickname").fill("Ana")
+    page.get_by_test_id("create-game").select_option("guimenon")
+    page.get_by_test_id("create-name").fill("Guimenon")
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    invite = page.get_by_test_id("invite-link").input_value()
+    bpage.goto(invite)
+    wait_ready(bpage)
+    bpage.get_by_test_id("nickname").fill("Bia")
+    bpage.get_by_test_id("nickname-submit").click()
+    bpage.get_by_test_id("sit-1").click()
+    expect(page.get_by_test_id("seat-row-1")).to_contain_text("Bia")
+    page.get_by_test_id("start-match").click()
+    for p in (page, bpage):
+        expect(p.get_by_test_id("table")).to_have_attribute("data-game", "guimenon")
+        expect(p.get_by_test_id("gm-confirm")).to_be_visible()
+    # Turn 1 is 1 Moon: keep confirming until Ana holds a card she can play.
+    for _turn in range(6):
+        if page.locator("[data-testid=gm-hand] .gm-playable").count():
+            break
+        for p in (page, bpage):
+            p.get_by_test_id("gm-confirm").click()
+            expect(p.get_by_test_id("gm-waiting").or_(p.get_by_test_id("gm-confirm"))).to_be_visible()
+        expect(page.get_by_test_id("gm-confirm")).to_be_visible()
+    card = page.locator("[data-testid=gm-hand] .gm-playable").first
+    card_id = card.get_attribute("data-card")
+    assert card_id
+    other_before = bpage.get_by_test_id("gm-other").inner_text()
+    board_before = bpage.get_by_test_id("gm-board").inner_text()
+    assert "✔" not in other_before
+    seen_before = len(bia.frames)
+    card.click()
+    page.locator(".gm-loc.gm-target").first.click()
+    expect(page.get_by_test_id(f"gm-pending-{card_id}")).to_be_visible()
+    page.get_by_test_id("gm-confirm").click()
+    expect(page.get_by_test_id("gm-waiting")).to_be_visible()
+    # Bia learns that Ana confirmed, and nothing of what she placed.
+    expect(bpage.get_by_test_id("gm-other")).to_contain_text("✔")
+    assert bpage.get_by_test_id("gm-other").inner_text().replace(" ✔", "") == other_before.replace(" ✔", "")
+    assert bpage.get_by_test_id("gm-board").inner_text() == board_before
+    assert bpage.locator("[data-testid^=gm-side-][data-testid$=-them] .gm-card").count() == 0
+    views = [f["view"] for f in bia.frames[seen_before:] if isinstance(f.get("view"), dict)]
+    assert views, "Bia was told that Ana confirmed"
+    for view in views:  # what reached Bia's browser: no card on Ana's side, Ana's hand count unchanged
+        assert all(not cell["cards"][0] for cell in view["board"]), view["board"]
+        assert view["hand_counts"][0] == views[0]["hand_counts"][0]
+        assert "pending" not in json.dumps({k: v for k, v in view.items() if k != "me"})
+    shoot(bpage, artifacts, "01-guimenon-other-confirmed")
+    bpage.get_by_test_id("gm-confirm").click()
+    # Both confirmed: the card is revealed to both, on Ana's side.
+    expect(bpage.locator("[data-testid^=gm-side-][data-testid$=-them] .gm-card").first).to_be_visible()
+    expect(page.locator("[data-testid^=gm-side-][data-testid$=-me] .gm-card").first).to_be_visible()
+    revealed = [f["view"] for f in bia.frames if isinstance(f.get("view"), dict)][-1]
+    assert any(u["card"] == card_id for cell in revealed["board"] for u in cell["cards"][0])
+    shoot(bpage, artifacts, "02-guimenon-revealed")
+    for client in (ana, bia):
+        assert client.errors == []
+        client.close()
