@@ -8,7 +8,9 @@ in the store's worker thread), then send each connection its own view. Rooms kno
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
+import random
 import secrets
 import time
 from collections import deque
@@ -150,6 +152,8 @@ class Room:
         self.last_match: dict[str, Any] | None = data.get("last_match")
         self.created_at: int = data.get("created_at") or logs.now_ms()
         self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.seat_setup: dict[str, Any] = dict(data.get("seat_setup") or {})
+        """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
         self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
@@ -158,6 +162,8 @@ class Room:
         self.paused_until: float | None = None
         self.disconnected_at: dict[str, float] = {}
         self._timer: asyncio.Task[None] | None = None
+        self._stored: dict[str, Any] = copy.deepcopy(data)
+        """What the store holds (``save`` goes back to it when storing fails)."""
 
     # ------------------------------------------------------------------ persistence
     def data(self) -> dict[str, Any]:
@@ -176,11 +182,38 @@ class Room:
             "last_match": self.last_match,
             "created_at": self.created_at,
             "chat": list(self.chat_log),
+            "seat_setup": self.seat_setup,
             "chat_count": self.chat_count,
         }
 
     async def save(self) -> None:
-        await self.hub.db(self.hub.store.save_room, self.id, self.data(), self.visibility, self.invite_token)
+        """Store the room. When storing fails the room goes back to what the store holds, so that a message that
+        ends in ``server/error`` leaves nothing changed (docs/security.md)."""
+        data = self.data()
+        try:
+            await self.hub.db(self.hub.store.save_room, self.id, data, self.visibility, self.invite_token)
+        except Exception:
+            self._load(copy.deepcopy(self._stored))
+            raise
+        self._stored = copy.deepcopy(data)
+
+    def _load(self, data: dict[str, Any]) -> None:
+        """The room's stored fields from ``data`` (the inverse of ``data()``)."""
+        self.name = data["name"]
+        self.game_name = data["game"]
+        self.options = data["options"]
+        self.owner = data["owner"]
+        self.visibility = data["visibility"]
+        self.password_hash = data.get("password_hash")
+        self.clock_s = data["clock_s"]
+        self.seats = data["seats"]
+        self.teams = data.get("teams")
+        self.match_count = data.get("match_count", 0)
+        self.current_match = data.get("current_match")
+        self.last_match = data.get("last_match")
+        self.created_at = data.get("created_at") or self.created_at
+        self.chat_log = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count = int(data.get("chat_count") or len(self.chat_log))
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -330,7 +363,53 @@ class Room:
             "pause": pause,
             "spectators": len(connected - self.seated_players()),
             "last_match": self.last_match,
+            "setup": self._setup_json(),
         }
+
+    def _setup_json(self) -> dict[str, Any] | None:
+        """What everyone may know of the seats' secret choices: the ready-made ones, and who has chosen."""
+        game = get_game(self.game_name)
+        if Capability.SEAT_SETUP not in game.spec.capabilities:
+            return None
+        return {
+            "choices": game.seat_setup_choices(self.options),
+            "ready": [bool(s.get("player_id")) and s["player_id"] in self.seat_setup for s in self.seats],
+        }
+
+    def _seat_setups(self, game: Game[Any], options: dict[str, Any], seed: int) -> dict[str, Any] | None:
+        """The match's ``setup["seat_setup"]``: each seat's secret choice, or the game's default for it."""
+        if Capability.SEAT_SETUP not in game.spec.capabilities:
+            return None
+        chooser = random.Random(seed)
+        return {
+            "seat_setup": [
+                self.seat_setup[s["player_id"]]
+                if s.get("player_id") in self.seat_setup
+                else game.default_seat_setup(options, i, chooser)
+                for i, s in enumerate(self.seats)
+            ]
+        }
+
+    async def set_seat_setup(self, conn: Connection, value: Any) -> None:
+        """A seated player's secret choice for the next match (a deck): checked by the game, kept with the room,
+        confirmed to that player alone; the others learn only that the seat has chosen."""
+        async with self.lock:
+            game = get_game(self.game_name)
+            if Capability.SEAT_SETUP not in game.spec.capabilities:
+                raise ClientError("setup/not_offered", "this game takes no choice before the match")
+            self._require_between()
+            if self.config_seat_of(conn.player_id) is None:
+                raise ClientError("room/not_seated", "sit first: the choice is made for your seat")
+            try:
+                normal = game.check_seat_setup(self.options, value)
+            except EngineError as err:
+                raise ClientError(err.code, str(err)) from None
+            self.seat_setup[conn.player_id] = normal
+            await self.save()
+            for other in list(self.conns):
+                if other.player_id == conn.player_id:
+                    other.send({"type": "seat_setup", "value": normal})
+            self.send_room()
 
     def state_json(self, player_id: str, events: list[dict[str, Any]], recap: bool) -> dict[str, Any] | None:
         run = self.match
@@ -415,6 +494,8 @@ class Room:
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            if conn.player_id in self.seat_setup:  # your own secret choice, to you alone
+                conn.send({"type": "seat_setup", "value": self.seat_setup[conn.player_id]})
             for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
                 conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
@@ -557,7 +638,7 @@ class Room:
                 options[game.spec.seats_option] = len(self.seats)
             seed = secrets.randbits(63)
             try:
-                state = game.new_match(options, seed, None)
+                state = game.new_match(options, seed, self._seat_setups(game, options, seed))
             except EngineError as err:
                 raise ClientError(err.code, str(err)) from None
             occupants = [
@@ -579,16 +660,9 @@ class Room:
                 setup,
                 occupants,
             )
-            previous = self.current_match
             self.match_count += 1
             self.current_match = match_id
-            try:
-                await self.save()
-            except Exception:
-                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
-                self.match_count -= 1
-                self.current_match = previous
-                raise
+            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,
