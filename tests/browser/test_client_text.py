@@ -1,6 +1,7 @@
 """The client's texts: both catalogues hold the same keys (the page's, and each game's), every key the shell uses is in
-the page's catalogue and every key a game's module uses is in its own or the page's, and the rules pages (rendered by
-the server with markdown-it-py) are drawn with headings, paragraphs, lists, tables, bold and italic, raw HTML escaped."""
+the page's catalogue and every key a game's module uses is in its own or the page's, and the rules pages (rendered
+by the server with markdown-it-py) are drawn with headings, paragraphs, lists, tables, bold and italic, raw HTML
+escaped."""
 
 from __future__ import annotations
 
@@ -105,7 +106,9 @@ def test_page_shell_has_no_hard_coded_text_outside_the_catalogues() -> None:
     assert text.split() == []
 
 
-def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emphasis(browser: Browser, server: Server) -> None:
+def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emphasis(
+    browser: Browser, server: Server
+) -> None:
     client = open_client(browser, server.url)
     page = client.page
     markdown = "\n".join(
@@ -153,7 +156,8 @@ def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emph
     assert "<strong>zap\nde paus</strong>" in html or "<strong>zap de paus</strong>" in html
     assert body.locator("ul > li > ul > li").inner_text() == "copas"
     assert body.locator("ol > li").all_inner_texts() == ["primeiro", "segundo"]
-    assert "<th>carta</th>" in html and '<td style="text-align:right">2</td>' in html.replace(": ", ":").replace(";", "")
+    compact = html.replace(": ", ":").replace(";", "")
+    assert "<th>carta</th>" in html and '<td style="text-align:right">2</td>' in compact
     assert body.locator("blockquote p").inner_text() == "vale 2"
     link = body.locator("a", has_text="regras")
     assert link.get_attribute("href") == "/rules/7letras" and link.get_attribute("rel") == "noopener"
@@ -247,7 +251,8 @@ def test_rules_page_follows_the_language_switch(browser: Browser, server: Server
     expect(body.locator("h1")).to_have_count(1)
     expect(page.get_by_test_id("rules-body")).to_have_attribute("lang", "en")
     en_title = page.get_by_test_id("rules-body").locator("h1").inner_text()
-    english = (ROOT / "sefode/games/fodinha/rules/sefode.en.md").read_text(encoding="utf-8").splitlines()[0].lstrip("# ")
+    source = (ROOT / "sefode/games/fodinha/rules/sefode.en.md").read_text(encoding="utf-8")
+    english = source.splitlines()[0].lstrip("# ")
     assert en_title == english and en_title != pt_title
     assert client.errors == []
     client.close()

@@ -17,6 +17,7 @@ from .test_table_layout import DRIVE, _solo
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PT = catalogue("pt-BR")
+NEWER = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v"
 EN = catalogue("en")
 
 
@@ -30,7 +31,11 @@ def _axe(page: Page, what: str) -> list[dict[str, Any]]:
         """async () => {
           const r = await axe.run(document, { resultTypes: ['violations'] });
           return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160)) }));
+            .map((v) => ({
+              id: v.id,
+              impact: v.impact,
+              nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160)),
+            }));
         }"""
     )
     assert isinstance(result, list)
@@ -123,11 +128,15 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
         decisions += 1
         assert decisions < 400, "the match should end"
         before = table_version(page)
-        in_group = "() => { const g = document.activeElement && document.activeElement.closest('[data-focus-group]'); return g ? g.dataset.focusGroup : null; }"
+        in_group = """() => {
+          const g = document.activeElement && document.activeElement.closest('[data-focus-group]');
+          return g ? g.dataset.focusGroup : null;
+        }"""
         if kind == "bid":
             # Your turn to bid: focus is in the bid bar; a number key bids.
             assert page.evaluate(in_group) == "bid"
-            keys = page.locator("[data-testid=bid-panel] button.bid:not([disabled])").evaluate_all("els => els.map(e => e.dataset.key)")
+            enabled = page.locator("[data-testid=bid-panel] button.bid:not([disabled])")
+            keys = enabled.evaluate_all("els => els.map(e => e.dataset.key)")
             assert keys
             page.keyboard.press(str(keys[-1]) if decisions % 2 else str(keys[0]))
         else:
@@ -141,10 +150,13 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
                 page.screenshot(path=str(artifacts / f"keyboard-{shots}-360x740.png"))
                 shots += 1
             page.keyboard.press("Enter")
-        page.wait_for_function("(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v", arg=before)
+        page.wait_for_function(NEWER, arg=before)
         # Focus stays in the hand or the bid bar after the action (never thrown back to the top of the page).
         page.wait_for_function(
-            "() => { const a = document.activeElement; return !!(a && (a.closest('[data-focus-group]') || a.closest('[data-testid=end-overlay]'))); }"
+            """() => {
+              const a = document.activeElement;
+              return !!(a && (a.closest('[data-focus-group]') || a.closest('[data-testid=end-overlay]')));
+            }"""
         )
     expect(page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
     page.screenshot(path=str(artifacts / "keyboard-end-360x740.png"))
@@ -260,7 +272,7 @@ def test_turn_alerts_title_announcement_and_a_remembered_sound_switch(browser: B
         page.locator("[data-testid=bid-panel] button.bid:not([disabled])").first.click()
     else:
         page.locator("[data-testid=my-hand] button.card.playable:not([disabled])").first.click()
-    page.wait_for_function("(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v", arg=before)
+    page.wait_for_function(NEWER, arg=before)
     wait_actionable(page)
     expect(page).to_have_title(re.compile(r"^" + re.escape(PT["alert.title_mark"])))
     expect(page.get_by_test_id("announcer")).not_to_have_text("")

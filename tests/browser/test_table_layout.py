@@ -35,7 +35,8 @@ OUTSIDE = """() => {
   const w = window.innerWidth, h = window.innerHeight;
   for (const el of document.querySelectorAll('[data-testid=my-hand] [data-card]')) {
     const r = el.getBoundingClientRect();
-    if (r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5 || r.width < 1) out.push([el.dataset.card, r.left, r.top, r.right, r.bottom]);
+    const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5 || r.width < 1;
+    if (outside) out.push([el.dataset.card, r.left, r.top, r.right, r.bottom]);
   }
   return out;
 }"""
@@ -125,11 +126,13 @@ def test_no_text_on_the_table_is_under_12px_on_a_phone(browser: Browser, server:
     page.screenshot(path=str(artifacts / "eight-130pct-360x740.png"))
     overlaps = page.evaluate(
         """() => {
-          const boxes = [...document.querySelectorAll('[data-testid^=seat-][data-seat]')].map((e) => e.getBoundingClientRect());
+          const seats = document.querySelectorAll('[data-testid^=seat-][data-seat]');
+          const boxes = [...seats].map((e) => e.getBoundingClientRect());
           const hits = [];
           for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
             const a = boxes[i], b = boxes[j];
-            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push([i, j]);
+            const x = a.left < b.right - 1 && b.left < a.right - 1;
+            if (x && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push([i, j]);
           }
           return hits;
         }"""
