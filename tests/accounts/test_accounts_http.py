@@ -121,6 +121,10 @@ def test_api_refuses_bad_input(server: TestClient) -> None:
     assert error_code(server.get("/api/leaderboard?page=x")) == "message/invalid"
     assert error_code(server.get("/api/players/nobody")) == "player/not_found"
     assert error_code(server.get("/api/tournaments/nothing")) == "tournament/not_found"
+    # A room without a tournament: 404 by default; the room page asks with ?missing=null and gets null (no 404).
+    assert error_code(server.get("/api/rooms/noroom/tournament")) == "tournament/not_found"
+    quiet = server.get("/api/rooms/noroom/tournament?missing=null")
+    assert quiet.status_code == 200 and quiet.json() is None
 
 
 # ----------------------------------------------------------------------------------------------- a tournament
