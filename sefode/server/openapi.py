@@ -98,6 +98,8 @@ def spec() -> dict[str, Any]:
     )
     solo = _body(
         {
+            "game": {"type": "string"},
+            "options": _OBJECT,
             "variant": {"type": "string"},
             "bots": {"type": "integer", "minimum": 1, "maximum": 7},
             "level": {"type": "string", "enum": ["easy", "normal", "hard"]},
@@ -168,12 +170,43 @@ def spec() -> dict[str, Any]:
                 params=[_path("match_id", 64)],
             )
         },
-        "/api/rules/{variant}": {
+        "/api/games": {"get": _op("every registered game's spec", _answer("the games", _OBJECT))},
+        "/api/me/games/{name}/data": {
             "get": _op(
-                "a rules page (Markdown)",
+                "what the caller keeps of a game (saved decks)",
+                _answer("{items: [{key, value, updated_at}]}", _OBJECT),
+                (400, 401),
+                params=[_path("name", 64)],
+                auth=True,
+            )
+        },
+        "/api/me/games/{name}/data/{key}": {
+            "put": _op(
+                "keep a value under a key, as the game checks it",
+                _answer("the value kept", _OBJECT),
+                (400, 401, 403, 409, 413),
+                body=_body({"value": {}}, ["value"]),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+            "delete": _op(
+                "forget what is kept under a key",
+                _answer("deleted", _OBJECT),
+                (400, 401, 403, 404),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+        },
+        "/api/rules/{page}": {
+            "get": _op(
+                "a rules page (Markdown, or HTML with format=html)",
                 _answer("the page", {"type": "string"}, "text/markdown"),
                 (404,),
-                params=[_path("variant", 300)],
+                params=[
+                    _path("page", 300),
+                    _query("lang", {"type": "string", "enum": ["pt-BR", "en"]}),
+                    _query("format", {"type": "string", "enum": ["html", "markdown"]}),
+                ],
             )
         },
         "/api/account/register": {
@@ -244,6 +277,18 @@ def spec() -> dict[str, Any]:
                 _answer("Leaderboard", _OBJECT),
                 (400,),
                 params=[_query("board", {"type": "string", "enum": ["medals", "trophies"]}), *_PAGE],
+                tag="accounts",
+            )
+        },
+        "/api/ratings": {
+            "get": _op("the games that keep a rating table", _answer("the games", _OBJECT), tag="accounts")
+        },
+        "/api/ratings/{game}": {
+            "get": _op(
+                "one game's rating table",
+                _answer("Ratings", _OBJECT),
+                (400, 404),
+                params=[_path("game", 64), *_PAGE, _query("me", {"type": "string", "enum": ["1", "true"]})],
                 tag="accounts",
             )
         },

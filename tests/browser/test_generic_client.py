@@ -1,8 +1,9 @@
 """A game without a browser module plays in the page through the generic renderer: the test-only plugin game
 ``lances`` (sealed bids, two seats, simultaneous secret turns; ``plugins/sefode-lances``) is created from the schema-
 driven form, its legal actions are buttons labelled by ``describe_action`` in the page's language, each seat is told
-when it has submitted and waits for the other, no submission is refused as stale, and the end screen shows the
-places. Also: ``cards.js`` names and sorts the 52-card deck and the jokers in both languages."""
+when it has submitted and waits for the other, no submission is refused as stale, the end screen shows the places,
+and the replay viewer lists the match's submissions. Also: ``cards.js`` names and sorts the 52-card deck and the
+jokers in both languages."""
 
 from __future__ import annotations
 
@@ -107,6 +108,21 @@ def test_a_plugin_game_without_a_module_plays_through_the_generic_renderer(
         expect(placements).to_be_visible()
         expect(placements.locator("li")).to_have_count(2)
     shoot(page, artifacts, "04-generic-end")
+    # Its replay: the generic part lists every submission in order and the engine's report.
+    href = page.get_by_test_id("end-overlay").get_by_test_id("download-history").get_attribute("href")
+    assert href and href.endswith("/history")
+    history = json.loads(page.request.get(href).text())
+    page.goto(href.replace("/api/matches/", "/replay/").removesuffix("/history"))
+    wait_ready(page)
+    expect(page.get_by_test_id("replay-page")).to_have_attribute("data-game", "lances")
+    actions = page.get_by_test_id("replay-actions").locator("li")
+    expect(actions).to_have_count(2 * ROUNDS)
+    assert len(history["actions"]) == 2 * ROUNDS
+    for i, entry in enumerate(history["actions"]):
+        expect(actions.nth(i)).to_contain_text(str(entry["card"]))
+    expect(page.get_by_test_id("replay-places").locator("li")).to_have_count(2)
+    expect(page.get_by_test_id("replay-report")).to_be_visible()
+    shoot(page, artifacts, "05-generic-replay")
     for client in (ana, bia):
         assert _errors(client) == [], _errors(client)
         assert client.errors == []

@@ -26,6 +26,8 @@ STATUS = {
     "match/not_found": 404,
     "rules/not_found": 404,
     "match/not_over": 409,
+    "data/not_found": 404,
+    "data/full": 409,
     "message/too_large": 413,
     "rate/limited": 429,
     "room/too_many": 429,

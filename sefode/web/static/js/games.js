@@ -40,13 +40,33 @@ export function gameModule(spec) {
   if (!modules.has(spec.name)) {
     modules.set(
       spec.name,
-      import(spec.client).catch((error) => {
-        console.error("game module failed to load; using the generic renderer", spec.name, error);
-        return generic;
-      }),
+      import(spec.client)
+        .then((mod) => {
+          addStylesheets(spec, mod.stylesheets);
+          return mod;
+        })
+        .catch((error) => {
+          console.error("game module failed to load; using the generic renderer", spec.name, error);
+          return generic;
+        }),
     );
   }
   return modules.get(spec.name);
+}
+
+/** A module's own stylesheets (`export const stylesheets = ["./table.css"]`, relative to the module), linked once. */
+function addStylesheets(spec, sheets) {
+  if (!Array.isArray(sheets)) return;
+  const base = new URL(spec.client, location.origin);
+  for (const sheet of sheets) {
+    const href = new URL(sheet, base).pathname;
+    if (document.querySelector(`link[data-game-css="${href}"]`)) continue;
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.dataset.gameCss = href;
+    document.head.appendChild(link);
+  }
 }
 
 /** The game's display name. */

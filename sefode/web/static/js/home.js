@@ -109,6 +109,8 @@ export async function renderHome(ctx) {
       exclude: spec.seats_option ? [spec.seats_option] : [],
       values: keep ? keep.values : undefined,
       adjust: adjusters.get(spec.name),
+      // One click to play: only the variant is in sight, every other option keeps its default unless opened.
+      fold: (option) => option.key !== "variant",
     });
     solo = { spec, bots, level, form };
     soloBox.replaceChildren(h("div", { class: "grid3" }, field("home.solo_bots", bots), field("home.solo_level", level)), form.element);

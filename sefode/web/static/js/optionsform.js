@@ -61,7 +61,7 @@ function read(option, el) {
 /**
  * The option fields of a game. opts: prefix (test ids), exclude (keys the page fills itself), values (initial),
  * fixed (values of excluded options, for `when`), adjust(form) (the game module's own rules between fields),
- * onChange(values). Returns {element, values(), field(key) -> {option, control, wrapper} | null, sync()}.
+ * fold(option) (true: the field goes under "more options", closed), onChange(values). Returns {element, values(), field(key) -> {option, control, wrapper} | null, sync()}.
  */
 export function optionForm(spec, opts = {}) {
   const prefix = opts.prefix || "option";
@@ -78,7 +78,21 @@ export function optionForm(spec, opts = {}) {
         : h("label", { class: "field option-field", "data-option": option.key }, h("span", { class: "label" }, label), el, hint);
     fields.push({ option, control: el, wrapper });
   }
-  const element = h("div", { class: "option-fields grid2", testid: `${prefix}-options` }, fields.map((f) => f.wrapper));
+  const folded = opts.fold ? fields.filter((f) => opts.fold(f.option)) : [];
+  const open = fields.filter((f) => !folded.includes(f));
+  const element = h(
+    "div",
+    { class: "option-fields", testid: `${prefix}-options` },
+    open.length ? h("div", { class: "grid2" }, open.map((f) => f.wrapper)) : null,
+    folded.length
+      ? h(
+          "details",
+          { class: "more-options", testid: `${prefix}-more-options` },
+          h("summary", {}, t("create.more_options")),
+          h("div", { class: "grid2" }, folded.map((f) => f.wrapper)),
+        )
+      : null,
+  );
 
   function values() {
     const out = {};

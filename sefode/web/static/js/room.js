@@ -173,11 +173,13 @@ export async function renderRoom(ctx, roomId) {
       rs.mod = mod;
       setActiveGame(name);
       gamePanes = Array.isArray(mod.panes) ? mod.panes : [];
+      let previous = panes.score;
       for (const pane of gamePanes) {
         if (!panes[pane.id]) {
           panes[pane.id] = h("div", { class: "pane", testid: `pane-${pane.id}`, hidden: true });
-          panes.score.after(panes[pane.id]);
+          previous.after(panes[pane.id]);
         }
+        previous = panes[pane.id];
       }
       drawAll();
     })();
@@ -199,8 +201,11 @@ export async function renderRoom(ctx, roomId) {
   };
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
+    if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
+      toast(t("error.offline"), "error");
+      return;
+    }
     rs.pendingAction = true;
-    send({ type: "action", action, version: rs.state.version });
     drawMain();
   }
 
@@ -735,9 +740,12 @@ export async function renderRoom(ctx, roomId) {
         drawAll();
         break;
       case "chat":
+        // The room's stored chat comes again (marked recap) on every join: keep each message once, by its id.
+        if (msg.id !== undefined && rs.chat.some((m) => m.id === msg.id)) break;
         rs.chat.push(msg);
+        if (msg.recap && msg.id !== undefined) rs.chat.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
         if (rs.chat.length > 200) rs.chat.shift();
-        if (rs.tab !== "chat") rs.unread += 1;
+        if (rs.tab !== "chat" && !msg.recap) rs.unread += 1;
         drawChat();
         drawTabs();
         break;
