@@ -11,7 +11,7 @@ import random
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, WebSocketRoute, expect
+from playwright.sync_api import Browser, Route, WebSocketRoute, expect
 
 from .conftest import Server
 from .helpers import catalogue, open_client, shoot, wait_ready
@@ -140,5 +140,48 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     page.get_by_test_id("end-close").click()
     expect(page.get_by_test_id("seat-setup").first.get_by_test_id("gm-setup-saved-meu-deck")).to_have_attribute(
         "aria-pressed", "true")
+    assert client.errors == []
+    client.close()
+
+
+def test_without_a_render_setup_the_shell_draws_the_ready_choices_as_buttons(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    """The game-neutral part: a module that exports no renderSetup (Guimenon's module served without it) gets the
+    shell's buttons, one per room.setup.choices[], labelled by its catalogue key; a click chooses, marks the seat
+    ready, and the choice comes back after a reload (the server's private answer on join)."""
+    client = open_client(browser, server.url)
+    page = client.page
+
+    def without_render_setup(route: Route) -> None:
+        response = route.fetch()
+        body = response.text()
+        assert "export function renderSetup(" in body
+        route.fulfill(response=response, body=body.replace("export function renderSetup(", "function renderSetup("))
+
+    page.route(re.compile(r"/games/guimenon/client/index\.js(\?.*)?$"), without_render_setup)
+    page.goto("/")
+    wait_ready(page)
+    page.get_by_test_id("nickname").fill("Bia")
+    page.get_by_test_id("create-game").select_option("guimenon")
+    page.get_by_test_id("create-name").fill("Guimenon")
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    panel = page.get_by_test_id("seat-setup")
+    expect(panel).to_be_visible()
+    expect(panel.get_by_test_id("gm-setup")).to_have_count(0)
+    buttons = panel.locator("[data-testid^=setup-choice-]")
+    expect(buttons).to_have_count(len(POOL["decks"]))
+    labels = [PT[f"guimenon.deck.{d['id']}"] for d in POOL["decks"]]
+    assert sorted(buttons.all_inner_texts()) == sorted(labels)
+    expect(panel.get_by_test_id("setup-ready-0")).to_have_attribute("data-ready", "0")
+    panel.get_by_test_id("setup-choice-2").click()
+    expect(panel.get_by_test_id("setup-choice-2")).to_have_attribute("aria-pressed", "true")
+    expect(panel.get_by_test_id("setup-ready-0")).to_have_attribute("data-ready", "1")
+    shoot(page, artifacts, "01-shell-setup-buttons")
+    page.reload()
+    panel = page.get_by_test_id("seat-setup")
+    expect(panel.get_by_test_id("setup-choice-2")).to_have_attribute("aria-pressed", "true")
+    expect(panel.get_by_test_id("setup-choice-0")).to_have_attribute("aria-pressed", "false")
     assert client.errors == []
     client.close()

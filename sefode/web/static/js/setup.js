@@ -44,7 +44,8 @@ export function createSeatSetup({ send, redraw }) {
       (room.seats || []).map((info) => {
         const s = info.seat;
         const done = Boolean(ready[s]);
-        const mark = info.bot && !info.player_id ? t("setup.bot") : done ? `✔ ${t("setup.ready")}` : t("setup.waiting");
+        // A seat without a player (a bot, or empty: a bot plays it) takes the default choice.
+        const mark = !info.player_id ? t("setup.bot") : done ? `✔ ${t("setup.ready")}` : t("setup.waiting");
         return h("li", { testid: `setup-ready-${s}`, "data-ready": done ? "1" : "0", class: done ? "ready" : "muted" }, `${seatName(room, s, me)}: ${mark}`);
       }),
     );
