@@ -39,9 +39,26 @@ def parse_option_args(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def split_seats(text: str, kinds: Sequence[str]) -> list[str]:
+    """The ``--seats`` list: comma-separated player kinds; a ``cmd:`` entry runs to the next known kind or ``cmd:``,
+    so a program's command line may hold commas.
+
+    >>> split_seats("cmd:python bot.py --x 1,2,hard, normal", ["hard", "normal"])
+    ['cmd:python bot.py --x 1,2', 'hard', 'normal']
+    """
+    seats: list[str] = []
+    for piece in text.split(","):
+        name = piece.strip()
+        if seats and seats[-1].startswith("cmd:") and name not in kinds and not name.startswith("cmd:"):
+            seats[-1] += "," + piece
+        else:
+            seats.append(name)
+    return seats
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
-    from sefode.bots.base import player_kinds
+    from sefode.bots.base import is_player_kind, player_kinds
     from sefode.engine import get_game
 
     def fail(message: str) -> int:
@@ -56,7 +73,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.variant is not None:
         options["variant"] = args.variant
     spec = game.spec
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    seats = split_seats(args.seats, player_kinds()) if args.seats else None
     players = args.players
     if players is None:
         given = options.get(spec.seats_option) if spec.seats_option else None
@@ -72,7 +89,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         options[spec.seats_option] = players
     elif not spec.min_seats <= players <= spec.max_seats:
         return fail(f"{spec.name} seats {spec.min_seats} to {spec.max_seats} players, not {players}")
-    unknown = sorted(set(seats) - set(player_kinds()))
+    unknown = sorted(s for s in set(seats) if not is_player_kind(s))
     if unknown:
         return fail(f"unknown player kind(s) {', '.join(unknown)}; known: {', '.join(player_kinds())}")
     if args.matches < 1:
@@ -160,7 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--variant", default=None, help="shorthand for --option variant=VARIANT")
     sim.add_argument("--players", type=int, default=None, help="seats (default: as many as --seats names)")
-    sim.add_argument("--seats", default=None, help="comma-separated player kinds, one per seat")
+    sim.add_argument(
+        "--seats",
+        default=None,
+        help="comma-separated player kinds, one per seat; 'cmd:COMMAND' seats a program (docs/bots.md)",
+    )
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--think-ms", type=float, default=200.0, help="search budget per decision of a hard bot")

@@ -14,7 +14,8 @@ import sys
 def stdio(rng: random.Random) -> None:
     for line in sys.stdin:  # {"type": "decide", "view": ..., "legal": [{"action", "label"}, ...], ...}
         request = json.loads(line)
-        print(json.dumps({"action": rng.choice(request["legal"])["action"]}), flush=True)
+        if request["type"] == "decide":
+            print(json.dumps({"action": rng.choice(request["legal"])["action"]}), flush=True)
 
 
 async def online(args: argparse.Namespace, rng: random.Random) -> None:
