@@ -1,4 +1,4 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``games``, ``demo``."""
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``demo``."""
 
 from __future__ import annotations
 
@@ -117,6 +117,26 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sefode.analysis import analyse
+    from sefode.history import HistoryError
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise HistoryError("a history must be a JSON object")
+        if args.think_ms <= 0:
+            raise HistoryError("--think-ms must be positive")
+        result = analyse(data, args.seat, args.think_ms, seed=args.seed, bar=not args.quiet)
+    except (OSError, ValueError) as err:  # HistoryError, EngineError and JSON errors are ValueErrors
+        print(f"sefode analyse: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
     from sefode.engine import games
@@ -194,6 +214,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
+
+    analyse = sub.add_parser(
+        "analyse", help="the hard bot's view of every decision of one seat in a finished match (JSON)"
+    )
+    analyse.add_argument("file", help="a sefode-history/1 file")
+    analyse.add_argument("--seat", type=int, required=True)
+    analyse.add_argument("--think-ms", type=float, default=500.0, help="search budget per decision")
+    analyse.add_argument("--seed", type=int, default=1, help="the search's random seed")
+    analyse.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    analyse.set_defaults(func=_cmd_analyse)
 
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true")
