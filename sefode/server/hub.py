@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
 from sefode.bots.base import Player, Seen, make_player
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
@@ -71,6 +71,12 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
+        self.session: str | None = None
+        """Hash of the session token this connection authenticated with (its sockets close when it ends)."""
+        self.client = ""
+        """The peer's address (the key of the per-client limits)."""
+        self.close_code: int | None = None
+        """Set when the server ends the connection with a code of its own (see ``routes.ws``)."""
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -359,7 +365,7 @@ class Hub:
         elif kind == "action":
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
-            room.chat(pid, msg["text"])
+            await room.chat(pid, msg["text"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 
@@ -383,7 +389,3 @@ class Hub:
         conn.send(
             {"type": "hello", "protocol": PROTOCOL, "player_id": conn.player_id, "name": self.names.get(conn.player_id)}
         )
-
-
-def engine_error(err: EngineError) -> ClientError:
-    return ClientError(err.code, str(err))

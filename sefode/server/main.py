@@ -9,13 +9,23 @@ import webbrowser
 from sefode.server import logs
 
 
-def serve(host: str, port: int, open_browser: bool = False) -> int:
+def serve(
+    host: str,
+    port: int,
+    open_browser: bool = False,
+    public_url: str | None = None,
+    forwarded_allow_ips: str | None = None,
+) -> int:
     """Run the server until interrupted.
 
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
     ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
+
+    ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
+    ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
+    (docs/security.md, "Running behind HTTPS").
     """
     import uvicorn
 
@@ -27,6 +37,7 @@ def serve(host: str, port: int, open_browser: bool = False) -> int:
         disconnect_grace_s=float(os.environ.get("SEFODE_DISCONNECT_GRACE_S", "3")),
         bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
         echo=os.environ.get("SEFODE_ECHO") == "1",
+        public_url=public_url,
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -43,6 +54,8 @@ def serve(host: str, port: int, open_browser: bool = False) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         lifespan="on",
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     server = uvicorn.Server(config)
     server.run()
