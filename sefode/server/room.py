@@ -151,6 +151,8 @@ class Room:
         self.created_at: int = data.get("created_at") or logs.now_ms()
         self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
         self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
+        self.outside_bots: bool = bool(data.get("outside_bots", False))
+        """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -177,6 +179,7 @@ class Room:
             "created_at": self.created_at,
             "chat": list(self.chat_log),
             "chat_count": self.chat_count,
+            "outside_bots": self.outside_bots,
         }
 
     async def save(self) -> None:
@@ -278,6 +281,7 @@ class Room:
             "player_id": pid,
             "name": self.hub.names.get(pid) if pid else None,
             "bot": s.get("bot"),
+            "bot_account": pid in self.hub.bot_players if pid else False,
             "connected": pid in connected if pid else True,
         }
 
@@ -323,6 +327,7 @@ class Room:
             "you": player_id,
             "your_seat": your_seat,
             "clock_s": self.clock_s,
+            "outside_bots": self.outside_bots,
             "status": self.status(),
             "seats": [self._seat_json(i, s, connected) for i, s in enumerate(self.seats)],
             "match": match_json,
@@ -465,6 +470,8 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
+            if player_id in self.hub.bot_players and not self.outside_bots:
+                raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
             old = self.config_seat_of(player_id)
