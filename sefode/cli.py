@@ -149,6 +149,33 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sefode.client import ClientFailure
+    from sefode.remote import run_bot
+
+    try:
+        end = asyncio.run(
+            run_bot(
+                args.url,
+                args.token,
+                args.room,
+                seat=args.seat,
+                level=args.level,
+                think_ms=args.think_ms,
+                seed=args.seed,
+            )
+        )
+    except ClientFailure as err:
+        print(f"sefode bot: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(json.dumps({"match_id": end.match_id, "placements": end.placements} if end else None))
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
     from sefode.engine import games
@@ -254,6 +281,16 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--seed", type=int, default=1, help="the search's random seed")
     analyse.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     analyse.set_defaults(func=_cmd_analyse)
+
+    bot = sub.add_parser("bot", help="seat a built-in bot on a remote server (through sefode.client) for one match")
+    bot.add_argument("--url", required=True, help="the server, e.g. https://cartas.example")
+    bot.add_argument("--token", required=True, help="a session or bot account token")
+    bot.add_argument("--room", required=True)
+    bot.add_argument("--seat", type=int, default=None, help="take this seat (else: already seated)")
+    bot.add_argument("--level", default="hard", choices=["random", "easy", "normal", "hard"])
+    bot.add_argument("--think-ms", type=float, default=300.0)
+    bot.add_argument("--seed", type=int, default=None)
+    bot.set_defaults(func=_cmd_bot)
 
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true")

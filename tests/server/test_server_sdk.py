@@ -140,3 +140,33 @@ def test_a_refused_session_raises_at_once(srv: LiveServer) -> None:
 
     with pytest.raises(AuthError):
         asyncio.run(run())
+
+
+@pytest.mark.parametrize("level", ["hard", "normal"])
+def test_sefode_bot_seats_a_built_in_bot_on_a_remote_server(srv: LiveServer, level: str) -> None:
+    """The bot rebuilds a state from each view it gets (``Game.from_view``): every move it sends is its own choice,
+    legal on the server (no fallback to a random move is reported)."""
+    owner, room_id, _ = _open_table(srv, "fodinha")
+    bot = srv.player("Robô")
+    command = [sys.executable, "-m", "sefode", "bot", "--url", srv.url, "--token", bot.token, "--room", room_id]
+    proc = subprocess.Popen(
+        [*command, "--seat", "0", "--level", level, "--think-ms", "20", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        owner.wait(sat(bot.id, 0))
+        owner.send("start")
+        end = owner.wait_type("match_end", timeout=120)
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out) == {"match_id": end["match_id"], "placements": end["placements"]}
+    assert "sefode bot:" not in err, err
+    covered = [e for m in owner.received if m["type"] == "state" for e in m["events"] if e["type"] == "played_for"]
+    assert [e for e in covered if e["seat"] == 0] == []  # the table never had to play for it
+    history = srv.http.get(end["history_url"]).json()
+    assert any(entry["seat"] == 0 for entry in history["actions"])
