@@ -27,6 +27,7 @@ STATUS = {
     "rules/not_found": 404,
     "match/not_over": 409,
     "auth/bot_scope": 403,
+    "analysis/not_started": 404,
     "message/too_large": 413,
     "rate/limited": 429,
     "room/too_many": 429,
