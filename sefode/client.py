@@ -10,7 +10,8 @@
 
 What it does for the caller:
 
-* **Authentication** with the session cookie on the WebSocket handshake (no token in the URL).
+* **Authentication** with the session cookie on the WebSocket handshake, or (``auth_message``) a first ``auth``
+  message; never a token in the URL.
 * **A full snapshot on every (re)connect:** after a reconnection it joins the room again, so the server sends
   ``room`` then ``state`` (the whole view, the legal actions and the clocks) before anything else; the event
   :class:`Reconnected` comes first, so a bot never acts on what it saw before the break.
@@ -260,6 +261,9 @@ class Client:
     max_retries: int | None = None
     """Failures in a row before :class:`ConnectionLost`; None: for ever."""
     open_timeout_s: float = 20.0
+    auth_message: bool = False
+    """Authenticate with a first message ``{"type": "auth", "token"}`` instead of the handshake's cookie (both are
+    in docs/protocol.md; a proxy that drops cookies needs this)."""
 
     hello: Hello | None = field(default=None, init=False)
     room: JSONObject | None = field(default=None, init=False)
@@ -285,7 +289,7 @@ class Client:
     # ------------------------------------------------------------------ connection
     async def connect(self) -> Hello:
         """Open the WebSocket and read ``hello`` (AuthError if the server refuses the session)."""
-        headers = {"Cookie": f"{COOKIE}={self.token}"}
+        headers = {} if self.auth_message else {"Cookie": f"{COOKIE}={self.token}"}
         try:
             ws = await connect(
                 ws_url(self.url),
@@ -299,6 +303,8 @@ class Client:
                 raise AuthError(f"the server refused the connection ({err.response.status_code})") from err
             raise
         try:
+            if self.auth_message:
+                await ws.send(json.dumps({"type": "auth", "token": self.token}))
             first = json.loads(await asyncio.wait_for(ws.recv(), self.open_timeout_s))
         except ConnectionClosed as err:
             await ws.close()

@@ -133,13 +133,17 @@ def _reconnects(srv: LiveServer) -> None:
     assert owner.wait_type("match_end", timeout=120)["match_id"] == end.match_id
 
 
-def test_a_refused_session_raises_at_once(srv: LiveServer) -> None:
-    async def run() -> None:
-        async with SdkClient(srv.url, "not-a-token", max_retries=1):
-            pass
+@pytest.mark.parametrize("auth_message", [False, True])
+def test_a_refused_session_raises_at_once(srv: LiveServer, auth_message: bool) -> None:
+    async def run(token: str) -> str:
+        async with SdkClient(srv.url, token, max_retries=1, auth_message=auth_message) as client:
+            assert client.hello is not None
+            return client.hello.player_id
 
     with pytest.raises(AuthError):
-        asyncio.run(run())
+        asyncio.run(run("not-a-token"))
+    ana = srv.player("Ana")
+    assert asyncio.run(run(ana.token)) == ana.id
 
 
 @pytest.mark.parametrize("level", ["hard", "normal"])
