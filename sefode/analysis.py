@@ -59,9 +59,9 @@ def _decisions(game: Game[Any], data: Mapping[str, Any], seat: int) -> Iterator[
             raise HistoryError(f"action {index}: {err}") from None
 
 
-def count_decisions(data: Mapping[str, Any], seat: int) -> int:
+def count_decisions(data: Mapping[str, Any], seat: int, since: int = 0) -> int:
     game = get_game(data.get("game"))
-    return sum(1 for _ in _decisions(game, data, seat))
+    return sum(1 for index, _, _ in _decisions(game, data, seat) if index >= since)
 
 
 def _merge(a: dict[str, float] | None, b: dict[str, float]) -> dict[str, float]:
@@ -140,21 +140,25 @@ def analyse(
     progress: Progress | None = None,
     bar: bool = False,
     max_iterations: int | None = None,
+    since: int = 0,
 ) -> dict[str, Any]:
     """Analyse every decision of ``seat`` in the history ``data`` (a ``sefode-history/1`` object).
 
     ``progress(done, total)`` is called after each decision; ``bar`` shows a tqdm bar on stderr. ``max_iterations``
-    caps each search by iterations as well as by ``think_ms`` (reproducible tests)."""
+    caps each search by iterations as well as by ``think_ms`` (reproducible tests). Only the decisions at history index
+    ``since`` or later are analysed (the solo coach asks for the last hand's)."""
     game = get_game(data.get("game"))
     seats = game.seats(game.new_match(data.get("options") or {}, data.get("seed") or 0, None))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise HistoryError(f"seat must be from 0 to {seats - 1}, not {seat!r}")
-    total = count_decisions(data, seat)
+    total = count_decisions(data, seat, since)
     rng = random.Random(seed)
     started = time.perf_counter()
     out: list[dict[str, Any]] = []
     with tqdm(total=total, disable=not bar, file=sys.stderr, unit="decision") as shown:
         for index, state, entry in _decisions(game, data, seat):
+            if index < since:
+                continue
             result = {"index": index, **analyse_decision(game, state, seat, entry, think_ms, rng, max_iterations)}
             out.append(result)
             shown.update(1)

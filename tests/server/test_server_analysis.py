@@ -74,3 +74,41 @@ def test_no_analysis_before_the_end_nor_of_a_seat_the_match_lacks(srv: LiveServe
     running = srv.http.post(f"/api/matches/{state['match_id']}/analysis?seat=0", headers=ana.auth)
     assert running.status_code == 409 and running.json()["error"]["code"] == "match/not_over"
     assert srv.http.post("/api/matches/nope/analysis?seat=0").status_code == 404
+
+
+def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_table(srv: LiveServer) -> None:
+    ana = srv.player("Ana")
+    solo = ana.post("/api/solo", {"bots": 1, "level": "normal", "options": {"players": 2}}).json()
+    client = ana.connect()
+    client.join(solo["room_id"])
+    sent: list[dict[str, Any]] = []
+
+    def second_hand(_c: Any, m: dict[str, Any]) -> None:
+        if m["type"] == "state" and m["view"]["hand_number"] >= 3:
+            sent.append(m)
+
+    drive([client], lambda: bool(sent), on_message=second_hand)
+    coach = srv.http.get(f"/api/rooms/{solo['room_id']}/coach?since=0", headers=ana.auth)
+    assert coach.status_code == 200, coach.text
+    data = coach.json()
+    assert data["seat"] == 0 and data["decisions"]
+    for d in data["decisions"]:
+        actions = [o["action"] for o in d["options"]]
+        assert d["chosen"] in actions and d["preferred"] in actions
+    assert "seed" not in coach.text
+    # Not for someone who does not play the match, and not at a table with another person.
+    bia = srv.player("Bia")
+    assert srv.http.get(f"/api/rooms/{solo['room_id']}/coach", headers=bia.auth).json()["error"]["code"] == (
+        "room/not_seated"
+    )
+    room = ana.create_room(name="Mesa", options={"players": 2}, clock_s=300)
+    ana_room = ana.connect()
+    ana_room.join(room["room_id"])
+    bia_client = bia.connect()
+    bia_client.join(room["room_id"], invite=room["invite_token"])
+    bia_client.send("sit", seat=1)
+    ana_room.wait(lambda m: m["type"] == "room" and m["room"]["seats"][1]["player_id"] == bia.id)
+    ana_room.send("start")
+    ana_room.wait_type("state")
+    refused = srv.http.get(f"/api/rooms/{room['room_id']}/coach", headers=ana.auth)
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "coach/not_solo"

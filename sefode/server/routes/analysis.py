@@ -20,9 +20,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions
-from sefode.history import replay
+from sefode.history import FORMAT, replay
 from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, hub_of
+from sefode.server.routes.common import api, hub_of, me
 from sefode.server.routes.matches import finished_history
 
 ANALYSIS_BUDGET_S = 60.0
@@ -123,6 +123,50 @@ async def analysis_status(request: Request) -> Response:
     return JSONResponse((await _job(request, False)).to_json())
 
 
+COACH_BUDGET_S = 3.0
+"""The solo coach's total search time for one request."""
+
+
+@api
+async def coach(request: Request) -> Response:
+    """The solo coach: the hard bot's view of the caller's decisions in the match on, from history index ``since``
+    (``GET /api/rooms/{id}/coach?since=N``), each judged from the caller's information set at that moment. Only at a
+    solo table (every other seat a bot), so that it never helps anyone against people."""
+    hub = hub_of(request)
+    player_id, _ = await me(request)
+    room = hub.rooms.get(request.path_params["room_id"])
+    run = room.match if room is not None else None
+    if room is None or run is None:
+        raise ClientError("room/no_match", "there is no match at this table")
+    seat = run.seat_of(player_id)
+    if seat is None:
+        raise ClientError("room/not_seated", "you do not play this match")
+    if any(not s.get("bot") and s.get("player_id") != player_id for s in run.seats):
+        raise ClientError("coach/not_solo", "the coach helps only at a solo table (every other seat a bot)")
+    try:
+        since = max(0, int(request.query_params.get("since", "0")))
+    except ValueError:
+        raise ClientError("message/invalid", "'since' must be a whole number") from None
+    game = run.game
+    # The server's own copy of the history (with the seed, which never leaves the server): the decisions are rebuilt
+    # from it, and each is judged only through a Seen of the caller's seat.
+    history = {
+        "format": FORMAT,
+        "game": game.name,
+        "options": dict(run.options),
+        "seed": run.seed,
+        **run.setup,
+        "actions": game.history_actions(run.state),
+    }
+    total = count_decisions(history, seat, since)
+    think_ms = min(DEFAULT_THINK_MS, COACH_BUDGET_S * 1000.0 / max(1, total))
+    analyses = _analyses(request)
+    result = await asyncio.get_running_loop().run_in_executor(
+        analyses.worker, lambda: analyse(history, seat, think_ms, since=since)
+    )
+    return JSONResponse({"seat": seat, "since": since, "decisions": result["decisions"]})
+
+
 def shutdown(app_state: Any) -> None:
     found = getattr(app_state, "analyses", None)
     if isinstance(found, Analyses):
@@ -137,4 +181,5 @@ def routes() -> list[Route]:
     return [
         Route("/api/matches/{match_id}/analysis", analysis_status),
         Route("/api/matches/{match_id}/analysis", start_analysis, methods=["POST"]),
+        Route("/api/rooms/{room_id}/coach", coach),
     ]
