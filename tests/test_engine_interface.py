@@ -305,4 +305,6 @@ def test_registering_a_game_first_does_not_hide_the_builtin_games() -> None:
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tests_dir), str(tests_dir.parent)])},
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["fodinha", "fodinha,lances"]
+    first, names = proc.stdout.split()
+    assert first == "fodinha"
+    assert {"fodinha", "lances"} <= set(names.split(",")), names  # the built-in games (more may be installed)

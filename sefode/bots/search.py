@@ -11,7 +11,8 @@ What a game may add, through :class:`SearchHooks` registered under its name:
 * ``horizon`` -- where a simulation stops (default: the end of the match);
 * ``rewards`` -- one reward per seat at the horizon (default: from the placements);
 * ``rollout`` -- the rollout policy (default: uniformly random legal actions);
-* ``shortcut`` -- an exact answer for decisions that need no search (default: none).
+* ``shortcut`` -- an exact answer for decisions that need no search (default: none);
+* ``candidates`` -- the actions the tree considers at a decision (default: every legal action).
 
 Bids are searched like any other action, so a bid is chosen by Monte Carlo evaluation of how the hand
 then goes. The search respects a time budget (``think_ms``) and, for reproducible tests, a cap on the
@@ -53,6 +54,12 @@ class SearchHooks:
         of a simulation that started at ``root``: the chance to make a bid, say (each a value from 0 to 1 or a count).
         The default: none (the analysis shows the search's value alone)."""
         return {}
+
+    def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """The actions the tree considers at a decision of ``seat`` (a non-empty subset of ``legal``): a game
+        may leave out actions that are equivalent to others (suits that do not matter) or that its heuristics
+        rule out. The default, every legal action."""
+        return legal
 
     def plausibility(self, state: Any, seat: int) -> float:
         """How likely (0..1) the others' past decisions are in this determinization, for ``seat``'s
@@ -168,6 +175,7 @@ def ismcts(
     # facts (scores, hand number), so one serves as the reference for every iteration.
     start = determinize(rng)
     weighted = type(hooks).plausibility is not SearchHooks.plausibility
+    prunes = type(hooks).candidates is not SearchHooks.candidates
     while True:
         if max_iterations is not None and iterations >= max_iterations:
             break
@@ -223,6 +231,8 @@ def ismcts(
             actions = game.legal_actions(state, actor)
             if node is root:
                 actions = [a for a in actions if a in legal_set] or actions
+            if prunes:
+                actions = list(hooks.candidates(state, actor, actions)) or actions
             untried = [a for a in actions if a not in node.children]
             for a in actions:
                 child = node.children.get(a)

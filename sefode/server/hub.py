@@ -370,6 +370,8 @@ class Hub:
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
             await room.chat(pid, msg["text"])
+        elif kind == "seat_setup":
+            await room.set_seat_setup(conn, msg["value"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 

@@ -171,6 +171,32 @@ def spec() -> dict[str, Any]:
             )
         },
         "/api/games": {"get": _op("every registered game's spec", _answer("the games", _OBJECT))},
+        "/api/me/games/{name}/data": {
+            "get": _op(
+                "what the caller keeps of a game (saved decks)",
+                _answer("{items: [{key, value, updated_at}]}", _OBJECT),
+                (400, 401),
+                params=[_path("name", 64)],
+                auth=True,
+            )
+        },
+        "/api/me/games/{name}/data/{key}": {
+            "put": _op(
+                "keep a value under a key, as the game checks it",
+                _answer("the value kept", _OBJECT),
+                (400, 401, 403, 409, 413),
+                body=_body({"value": {}}, ["value"]),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+            "delete": _op(
+                "forget what is kept under a key",
+                _answer("deleted", _OBJECT),
+                (400, 401, 403, 404),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+        },
         "/api/rules/{page}": {
             "get": _op(
                 "a rules page (Markdown, or HTML with format=html)",

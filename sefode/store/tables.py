@@ -54,3 +54,13 @@ actions = sa.Table(
     sa.Column("source", sa.String(16), nullable=False),
     sa.Column("created_at", sa.BigInteger, nullable=False),
 )
+
+player_data = sa.Table(
+    "player_data",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.JSON, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+)

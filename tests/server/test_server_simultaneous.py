@@ -59,7 +59,10 @@ def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv:
         state_b = wait_state(bia, _past(round_no))
         reveal = next(e for e in state_a["events"] if e["type"] == "reveal")
         assert reveal["cards"][0] == card_a["card"]
-    assert ana.wait_type("match_end")["placements"] == state_a["view"]["placements"]
+    end = ana.wait_type("match_end")
+    assert end["placements"] == state_a["view"]["placements"]
+    assert end["no_winner"] is False and end["outcome"]["units"] == [[0], [1]]
+    assert end["outcome"]["placements"] == end["placements"]
     assert [e for c in (ana, bia) for e in c.received if e["type"] == "error"] == []
 
 

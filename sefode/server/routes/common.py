@@ -28,6 +28,8 @@ STATUS = {
     "match/not_over": 409,
     "auth/bot_scope": 403,
     "analysis/not_started": 404,
+    "data/not_found": 404,
+    "data/full": 409,
     "message/too_large": 413,
     "rate/limited": 429,
     "room/too_many": 429,

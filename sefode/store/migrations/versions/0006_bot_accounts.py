@@ -4,7 +4,7 @@
   revoked), when it was created and revoked. The table mirrors ``sefode/accounts/tables.py``.
 
 Revision ID: 0006_bot_accounts
-Revises: 0004_ratings
+Revises: 0005_player_data
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_bot_accounts"
-down_revision = "0004_ratings"
+down_revision = "0005_player_data"
 branch_labels = None
 depends_on = None
 

@@ -173,11 +173,13 @@ export async function renderRoom(ctx, roomId) {
       rs.mod = mod;
       setActiveGame(name);
       gamePanes = Array.isArray(mod.panes) ? mod.panes : [];
+      let previous = panes.score;
       for (const pane of gamePanes) {
         if (!panes[pane.id]) {
           panes[pane.id] = h("div", { class: "pane", testid: `pane-${pane.id}`, hidden: true });
-          panes.score.after(panes[pane.id]);
+          previous.after(panes[pane.id]);
         }
+        previous = panes[pane.id];
       }
       drawAll();
     })();
