@@ -268,7 +268,13 @@ def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argpars
         if flag:
             flagged.append(c.id)
         lines.append(f"| {c.name.en} (`{c.id}`) | {in_decks} | {ci(p)} | {p.n} | {ci(dr)} | {dr.n} | {flag} |")
-    lines += ["", f"Flagged: {', '.join(flagged) if flagged else 'none'}.", "", f"![cards](balance/{images[1]})", "",
+    lines += ["", f"Flagged: {', '.join(flagged) if flagged else 'none'}.", ""]
+    if flagged:
+        lines += ["Most of these are End of Game or 6-Moon cards: the bots play them only when the simulated reveal "
+                  "shows them turning a Location, so \"won when played\" is partly selection. Their win rate when "
+                  "drawn says more: " + "; ".join(f"{CARDSET.by_id[c].name.en} {pct(cards[c][1].share())} drawn, "
+                                                  f"played {cards[c][0].n} times" for c in flagged) + ".", ""]
+    lines += [f"![cards](balance/{images[1]})", "",
               "## Locations", "",
               "Each deck's share in the matches (mirrors left out) where the Location was one of the three, its "
               "difference from the deck's overall share in points, and the share of drawn matches with it (normal "
@@ -315,10 +321,6 @@ CHANGES = [
     "9. The next run put Garden at 69% (hard): Mother Tree 5→4★, Gossip Mushroom 2→1★; 40 hard matches per pair",
     "   from here on. Two runs of that same set gave Garden 51% and 60% (hard): with a time budget the hard bot's",
     "   strength moved with the machine's load, so hard self-play is now bounded by determinizations instead.",
-    "",
-    "The cards flagged above 65% when played are End of Game and 6-Moon cards: the bots play them only when the",
-    "simulated reveal shows them turning a Location, so \"won when played\" is partly selection; their win rate when",
-    "drawn stays near the deck's own.",
     "",
 ]
 

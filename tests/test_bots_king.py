@@ -125,3 +125,14 @@ def test_search_rewards_are_hand_points_against_the_others() -> None:
     play(st, legal(st)[0], "Ac")
     values = hooks.rewards(root, st)
     assert values[0] < 0 and values[1] == values[2] == values[3] > 0 and abs(sum(values)) < 1e-9
+
+
+def test_rollouts_shed_high_cards_early_in_duas_ultimas_and_duck_late() -> None:
+    from sefode.games.king.bots import quick_play
+
+    st = start("duas_ultimas", {1: ["5c"], 2: ["2c", "3c", "Kc"]})
+    play(st, "5c")
+    assert card_name(quick_play(st, 2, GAME.legal_actions(st, 2))) == "Kc"
+    st = start("vazas", {1: ["5c"], 2: ["2c", "3c", "Kc"]})
+    play(st, "5c")
+    assert card_name(quick_play(st, 2, GAME.legal_actions(st, 2))) == "3c"  # a negative trick: duck under the 5

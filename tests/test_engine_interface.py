@@ -14,7 +14,17 @@ from typing import Any
 import pytest
 from toygame import Lances, LancesState
 
-from sefode.engine import Event, IllegalAction, InvalidOptions, MatchOver, NotYourTurn, get_game, register, unregister
+from sefode.engine import (
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    MatchOver,
+    NotYourTurn,
+    game_names,
+    get_game,
+    register,
+    unregister,
+)
 from sefode.history import export, replay
 
 GAME = Lances()
@@ -22,9 +32,12 @@ GAME = Lances()
 
 @pytest.fixture(autouse=True)
 def _registered() -> Iterator[None]:
+    previous = get_game(GAME.name) if GAME.name in game_names() else None  # the installed plugin, usually
     register(GAME)
     yield
     unregister(GAME.name)
+    if previous is not None:
+        register(previous)
 
 
 def _fresh(seed: int = 5, rounds: int = 3) -> LancesState:

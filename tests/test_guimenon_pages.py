@@ -35,3 +35,11 @@ def test_catalogue_is_generated_from_the_data(lang: str) -> None:
 def test_catalogues_have_the_same_keys() -> None:
     pt, en = (json.loads((PACKAGE / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGS)
     assert set(pt) == set(en)
+
+
+def test_deck_builder_pool_is_generated_from_the_data() -> None:
+    from sefode.games.guimenon.cardlist import pool_json
+
+    on_disk = json.loads((PACKAGE / "client" / "cards.json").read_text(encoding="utf-8"))
+    assert on_disk == pool_json(CARDSET), STALE
+    assert len(on_disk["cards"]) == len(CARDSET.cards) and on_disk["min_deck"] == 12

@@ -415,3 +415,35 @@ def test_resample_never_sees_unconfirmed_plays_and_keeps_what_was_revealed() -> 
         assert sample.hand[0] == st.hand[0] and sorted(sample.draw[0]) == sorted(st.draw[0])
         assert not set(sample.hand[1] + sample.draw[1]) & st.seen[1]
         assert sample.locations[:3] == st.locations[:3]
+
+
+# ------------------------------------------------------------------------------------------- deck choice (platform)
+def test_deck_choice_is_a_secret_seat_setup_checked_by_the_deck_rules() -> None:
+    choices = G.seat_setup_choices({})
+    assert [c["value"] for c in choices] == sorted(CARDSET.decks) and all(c["label"] for c in choices)
+    assert G.check_seat_setup({}, "brasa-viva") == "brasa-viva"
+    custom = [c.id for c in CARDSET.cards[-12:]]
+    assert G.check_seat_setup({}, custom) == custom
+    for bad in (FILLER[:11], [*FILLER[:11], FILLER[0]], "nope", 3):
+        with pytest.raises(InvalidOptions) as err:
+            G.check_seat_setup({}, bad)
+        assert err.value.code == "setup/bad_deck"
+    rng = random.Random(1)
+    assert G.default_seat_setup({"deck_0": "mare-cheia", "deck_1": "random"}, 0, rng) == "mare-cheia"
+    assert G.default_seat_setup({"deck_0": "mare-cheia", "deck_1": "random"}, 1, rng) in CARDSET.decks
+    st = G.new_match({}, 5, {"seat_setup": [custom, "veu-de-sombras"]})
+    assert st.deck_lists == [custom, list(CARDSET.decks["veu-de-sombras"].cards)]
+    assert G.view(st, 1)["me"]["deck"] == list(CARDSET.decks["veu-de-sombras"].cards)
+    assert G.view(st, 1)["decks"] is None, "the other seat's deck is not shown before the end"
+    again = G.new_match({}, 5, G.history_setup(st))
+    assert again.draw == st.draw and again.hand == st.hand, "the exported setup replays the same match"
+
+
+def test_saved_decks_are_player_data_checked_by_the_deck_rules() -> None:
+    deck = [c.id for c in CARDSET.cards[:12]]
+    assert G.check_player_data("d1", {"name": " Meu deck ", "cards": deck}) == {"name": "Meu deck", "cards": deck}
+    for bad in ({"name": "x", "cards": deck[:5]}, {"cards": deck}, {"name": "", "cards": deck}, deck,
+                {"name": "x" * 41, "cards": deck}):
+        with pytest.raises(InvalidOptions) as err:
+            G.check_player_data("d1", bad)
+        assert err.value.code == "data/bad_deck"

@@ -21,7 +21,9 @@ def serve(
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
     ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
-    ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
+    ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``; ``SEFODE_LIMITS=off``
+    lifts the per-client and per-player limits of ``sefode.server.limits`` (the load benchmark's hundreds of players
+    all come from one address).
 
     ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
     ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
@@ -30,6 +32,7 @@ def serve(
     import uvicorn
 
     from sefode.server.app import create_app
+    from sefode.server.limits import Limits
 
     logs.setup_logging()
     app = create_app(
@@ -38,6 +41,7 @@ def serve(
         bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
         echo=os.environ.get("SEFODE_ECHO") == "1",
         public_url=public_url,
+        limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else None,
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"

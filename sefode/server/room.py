@@ -8,6 +8,7 @@ in the store's worker thread), then send each connection its own view. Rooms kno
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import random
 import secrets
@@ -163,6 +164,8 @@ class Room:
         self.paused_until: float | None = None
         self.disconnected_at: dict[str, float] = {}
         self._timer: asyncio.Task[None] | None = None
+        self._stored: dict[str, Any] = copy.deepcopy(data)
+        """What the store holds (``save`` goes back to it when storing fails)."""
 
     # ------------------------------------------------------------------ persistence
     def data(self) -> dict[str, Any]:
@@ -187,7 +190,33 @@ class Room:
         }
 
     async def save(self) -> None:
-        await self.hub.db(self.hub.store.save_room, self.id, self.data(), self.visibility, self.invite_token)
+        """Store the room. When storing fails the room goes back to what the store holds, so that a message that
+        ends in ``server/error`` leaves nothing changed (docs/security.md)."""
+        data = self.data()
+        try:
+            await self.hub.db(self.hub.store.save_room, self.id, data, self.visibility, self.invite_token)
+        except Exception:
+            self._load(copy.deepcopy(self._stored))
+            raise
+        self._stored = copy.deepcopy(data)
+
+    def _load(self, data: dict[str, Any]) -> None:
+        """The room's stored fields from ``data`` (the inverse of ``data()``)."""
+        self.name = data["name"]
+        self.game_name = data["game"]
+        self.options = data["options"]
+        self.owner = data["owner"]
+        self.visibility = data["visibility"]
+        self.password_hash = data.get("password_hash")
+        self.clock_s = data["clock_s"]
+        self.seats = data["seats"]
+        self.teams = data.get("teams")
+        self.match_count = data.get("match_count", 0)
+        self.current_match = data.get("current_match")
+        self.last_match = data.get("last_match")
+        self.created_at = data.get("created_at") or self.created_at
+        self.chat_log = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count = int(data.get("chat_count") or len(self.chat_log))
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -638,16 +667,9 @@ class Room:
                 setup,
                 occupants,
             )
-            previous = self.current_match
             self.match_count += 1
             self.current_match = match_id
-            try:
-                await self.save()
-            except Exception:
-                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
-                self.match_count -= 1
-                self.current_match = previous
-                raise
+            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,

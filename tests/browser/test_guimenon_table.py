@@ -87,7 +87,7 @@ def test_solo_guimenon_against_a_hard_bot_is_played_in_the_page_to_the_end(
         wait_new_state(page, before)
     else:
         raise AssertionError("the match should end within 80 steps")
-    assert placed >= 3
+    assert placed >= 1, "cards were placed through the page"
     placements = page.get_by_test_id("end-overlay").get_by_test_id("placements")
     expect(placements.locator("li")).to_have_count(2)
     shoot(page, artifacts, "03-guimenon-end")

@@ -97,6 +97,28 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.neutral": "Neutro",
         "guimenon.controls": "Controla",
         "guimenon.hand_deck": "{hand} na mão · {deck} no deck",
+        "guimenon.builder.title": "Montar deck — Guimenon",
+        "guimenon.builder.nickname": "Seu apelido (para guardar decks)",
+        "guimenon.builder.all": "Todos",
+        "guimenon.builder.cost": "Custo",
+        "guimenon.builder.type": "Tipo",
+        "guimenon.builder.kind": "Tipo de carta",
+        "guimenon.builder.pool": "Cartas",
+        "guimenon.builder.deck": "Seu deck",
+        "guimenon.builder.curve": "Curva de Lua",
+        "guimenon.builder.valid": "Deck válido: {count} cartas.",
+        "guimenon.builder.short": "{count} cartas: faltam {missing} (mínimo {min}).",
+        "guimenon.builder.name": "Nome do deck",
+        "guimenon.builder.save": "Guardar",
+        "guimenon.builder.saved": "Decks guardados",
+        "guimenon.builder.load": "Abrir",
+        "guimenon.builder.delete": "Apagar",
+        "guimenon.builder.code": "Código para compartilhar",
+        "guimenon.builder.import": "Importar código",
+        "guimenon.builder.bad_code": "Código inválido.",
+        "guimenon.builder.start_from": "Começar de um deck pronto",
+        "guimenon.kind.ser": "Ser",
+        "guimenon.kind.item": "Item",
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -117,6 +139,28 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.neutral": "Neutral",
         "guimenon.controls": "Controls",
         "guimenon.hand_deck": "{hand} in hand · {deck} in deck",
+        "guimenon.builder.title": "Deck builder — Guimenon",
+        "guimenon.builder.nickname": "Your nickname (to keep decks)",
+        "guimenon.builder.all": "All",
+        "guimenon.builder.cost": "Cost",
+        "guimenon.builder.type": "Type",
+        "guimenon.builder.kind": "Kind",
+        "guimenon.builder.pool": "Cards",
+        "guimenon.builder.deck": "Your deck",
+        "guimenon.builder.curve": "Moon curve",
+        "guimenon.builder.valid": "Valid deck: {count} cards.",
+        "guimenon.builder.short": "{count} cards: {missing} more needed (at least {min}).",
+        "guimenon.builder.name": "Deck name",
+        "guimenon.builder.save": "Save",
+        "guimenon.builder.saved": "Saved decks",
+        "guimenon.builder.load": "Open",
+        "guimenon.builder.delete": "Delete",
+        "guimenon.builder.code": "Code to share",
+        "guimenon.builder.import": "Import code",
+        "guimenon.builder.bad_code": "Not a valid code.",
+        "guimenon.builder.start_from": "Start from a ready deck",
+        "guimenon.kind.ser": "Being",
+        "guimenon.kind.item": "Item",
     },
 }
 
@@ -131,8 +175,23 @@ def page_with_list(text: str, cs: CardSet, lang: str) -> str:
     return f"{head}{BEGIN}\n{card_list(cs, lang)}{END}{tail}"
 
 
+def pool_json(cs: CardSet) -> dict[str, Any]:
+    """The card pool for the deck builder (``client/cards.json``): what each card is, the ready decks, the rules."""
+    from sefode.games.guimenon.cardset import MIN_DECK
+
+    return {
+        "min_deck": MIN_DECK,
+        "types": sorted(cs.types),
+        "cards": [{"id": c.id, "kind": "ser" if c.being else "item", "cost": c.cost, "stars": c.stars,
+                   "types": sorted(c.types)} for c in cs.cards],
+        "decks": [{"id": d.id, "cards": list(d.cards)} for d in cs.decks.values()],
+    }
+
+
 def write_all() -> None:
     cs = load()
+    (PACKAGE / "client" / "cards.json").write_text(json.dumps(pool_json(cs), ensure_ascii=False, indent=1) + "\n",
+                                                   encoding="utf-8")
     for lang in LANGS:
         page = PACKAGE / "rules" / f"guimenon.{lang}.md"
         page.write_text(page_with_list(page.read_text(encoding="utf-8"), cs, lang), encoding="utf-8")

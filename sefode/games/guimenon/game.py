@@ -28,7 +28,9 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from sefode.engine import (
+    JSON,
     Action,
+    Capability,
     Event,
     Game,
     GameSpec,
@@ -82,10 +84,12 @@ SPEC = GameSpec(
     ),
     seats_option=None,
     turns=Turns.SIMULTANEOUS,
+    capabilities=frozenset({Capability.SEAT_SETUP, Capability.PLAYER_DATA}),
     bot_levels=("easy", "normal", "hard"),
 )
 
-_SETUP_KEYS = ("decks", "first", "locations", "shuffle")
+_SETUP_KEYS = ("decks", "first", "locations", "seat_setup", "shuffle")
+MAX_SAVED_DECK_NAME = 40
 _BOTH = frozenset((0, 1))
 _AWAIT: tuple[frozenset[Seat], ...] = (frozenset(), frozenset((0,)), frozenset((1,)), _BOTH)
 """Indexed by ``(not confirmed[0]) + 2 * (not confirmed[1])``."""
@@ -119,6 +123,8 @@ class Guimenon(Game[GState]):
         # Locations and first player replays the very match the seed dealt.
         drawn_decks = [READY_DECKS[rng.randrange(len(READY_DECKS))] for _ in range(SEATS)]
         decks_raw = setup.get("decks")
+        if decks_raw is None:
+            decks_raw = setup.get("seat_setup")  # each seat's secret choice, from the room (capability seat_setup)
         if decks_raw is None:
             decks_raw = [drawn_decks[s] if opts[f"deck_{s}"] == "random" else opts[f"deck_{s}"] for s in range(SEATS)]
         if not isinstance(decks_raw, list) or len(decks_raw) != SEATS:
@@ -160,6 +166,39 @@ class Guimenon(Game[GState]):
                 rules.draw_card(st, s)
         self._start_turn(st)
         return st
+
+    # ================================================================= before the match (capabilities)
+    def seat_setup_choices(self, options: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+        """The ready decks; a seat may also bring a deck it built (a list of card ids)."""
+        return [{"value": d, "label": f"guimenon.deck.{d}", "description": f"guimenon.deck.{d}.description"}
+                for d in READY_DECKS]
+
+    def check_seat_setup(self, options: Mapping[str, JSON], value: JSON) -> JSON:
+        """A ready deck's id, or a list of card ids following the deck rules (12+ cards, 1 copy, Beings and
+        Items only)."""
+        try:
+            cards = CARDSET.check_deck(value)
+        except DeckError as err:
+            raise InvalidOptions(str(err), "setup/bad_deck") from err
+        return value if isinstance(value, str) else cards
+
+    def default_seat_setup(self, options: Mapping[str, JSON], seat: Seat, rng: random.Random) -> JSON:
+        """The seat's ``deck_<seat>`` option, or a ready deck drawn at random."""
+        chosen = options.get(f"deck_{seat}", "random")
+        return chosen if chosen in READY_DECKS else READY_DECKS[rng.randrange(len(READY_DECKS))]
+
+    def check_player_data(self, key: str, value: JSON) -> JSON:
+        """A saved deck: ``{"name": "...", "cards": [card ids]}`` following the deck rules."""
+        if not isinstance(value, Mapping) or set(value) != {"name", "cards"}:
+            raise InvalidOptions('a saved deck is {"name": "...", "cards": [card ids]}', "data/bad_deck")
+        name = value["name"]
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_SAVED_DECK_NAME:
+            raise InvalidOptions(f"a deck's name is 1 to {MAX_SAVED_DECK_NAME} characters", "data/bad_deck")
+        try:
+            cards = CARDSET.check_deck(list(value["cards"]) if isinstance(value["cards"], list) else value["cards"])
+        except DeckError as err:
+            raise InvalidOptions(str(err), "data/bad_deck") from err
+        return {"name": name.strip(), "cards": cards}
 
     def options(self, state: GState) -> dict[str, Any]:
         return dict(state.options)

@@ -363,6 +363,8 @@ def quick_play(st: KingState, seat: int, legal: Sequence[Action]) -> Action:
             if high_lose < 0 or c % 13 > high_lose % 13:
                 high_lose = c
     if negative:
+        if st.contract == DUAS_ULTIMAS and len(st.tricks) < HAND_SIZE - 3:
+            return max(legal, key=lambda c: c % 13)  # early tricks cost nothing: away with the high cards
         if legal[0] // 13 != led:  # void: shed the most costly, else the highest
             table = _PENALTY[st.contract]
             return max(legal, key=lambda c: (table[c], c % 13))

@@ -89,14 +89,14 @@ function contractInfo(view) {
   return (view.contracts || []).find((c) => c.name === view.contract) || null;
 }
 
-function infoBar(view) {
+function infoBar(ctx, view) {
   const items = [h("span", { class: "chip", testid: "hand-number" }, t("king.sheet.hand"), ` ${view.hand_number}/${view.hands_per_match}`)];
   const info = contractInfo(view);
   items.push(
     h(
       "span",
       { class: "chip contract", testid: "contract", title: info ? t(`king.points.${info.name}`) : "" },
-      view.contract ? contractName(view.contract) : t("king.choose_contract"),
+      view.contract ? contractName(view.contract) : view.phase === "over" ? "—" : t("king.phase.choosing", { seat: ctx.name(view.chooser, true) }),
     ),
   );
   // The trump is shown at all times: the suit in a Trunfo hand, "no trump" otherwise.
@@ -235,7 +235,7 @@ export function renderTable(ctx) {
   return h(
     "div",
     { class: "table king", testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
-    infoBar(view),
+    infoBar(ctx, view),
     h("div", { class: "felt", testid: "felt" }, seats, centre),
     h("div", { class: `turn-line${mine ? " mine" : ""}`, testid: "turn-line" }, turnText),
     mine && view.phase === "choosing" ? contractPanel(ctx, view, paused) : null,
