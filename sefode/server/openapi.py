@@ -178,10 +178,11 @@ def spec() -> dict[str, Any]:
                 params=[_path("match_id", 64), _query("seat", {"type": "integer"})],
             ),
             "post": _op(
-                "start the move analysis of one seat of a finished match (cached per match and seat)",
+                "start the move analysis of one seat of a finished match (cached per match and seat; a session)",
                 _answer("{status, done, total, analysis?, error?}", _OBJECT),
-                (400, 404, 409),
+                (400, 401, 404, 409, 429),
                 params=[_path("match_id", 64), _query("seat", {"type": "integer"})],
+                auth=True,
             ),
         },
         "/api/rooms/{room_id}/coach": {

@@ -73,7 +73,10 @@ def test_no_analysis_before_the_end_nor_of_a_seat_the_match_lacks(srv: LiveServe
     state = client.wait_type("state", WAIT_S)
     running = srv.http.post(f"/api/matches/{state['match_id']}/analysis?seat=0", headers=ana.auth)
     assert running.status_code == 409 and running.json()["error"]["code"] == "match/not_over"
-    assert srv.http.post("/api/matches/nope/analysis?seat=0").status_code == 404
+    assert srv.http.post("/api/matches/nope/analysis?seat=0", headers=ana.auth).status_code == 404
+    # Starting a search needs a session.
+    anonymous = srv.http.post(f"/api/matches/{state['match_id']}/analysis?seat=0")
+    assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "auth/required"
 
 
 def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_table(srv: LiveServer) -> None:

@@ -28,6 +28,8 @@ from sefode.server.routes.matches import finished_history
 ANALYSIS_BUDGET_S = 60.0
 """The total search time of one analysis (a 10-hand Se Fode match has about 55 decisions of one seat)."""
 CACHE_SIZE = 256
+PENDING_MOST = 3
+"""Analyses running or waiting at once on this server (each takes up to its budget of search): more is refused."""
 
 
 @dataclass
@@ -88,6 +90,9 @@ async def _job(request: Request, start: bool) -> Job:
         return job
     if not start:
         raise ClientError("analysis/not_started", "start the analysis first (POST)")
+    pending = sum(1 for j in analyses.jobs.values() if j.task is not None and not j.task.done())
+    if pending >= PENDING_MOST:
+        raise ClientError("rate/limited", "the server is analysing other matches; try again in a minute")
     total = count_decisions(history, seat)
     budget_s = float(getattr(request.app.state, "analysis_budget_s", ANALYSIS_BUDGET_S))
     think_ms = min(DEFAULT_THINK_MS, budget_s * 1000.0 / max(1, total))
@@ -115,6 +120,7 @@ async def _job(request: Request, start: bool) -> Job:
 
 @api
 async def start_analysis(request: Request) -> Response:
+    await me(request)  # starting a search needs a session (reading a finished one does not)
     return JSONResponse((await _job(request, True)).to_json())
 
 
