@@ -42,6 +42,8 @@ class SeatStats:
     wins: int = 0
     places: list[int] = field(default_factory=list)
     decision_s: list[float] = field(default_factory=list)
+    faults: dict[str, int] = field(default_factory=dict)
+    """Decisions lost to a default move (a program that crashed, hung past its budget, or answered illegally)."""
     scores: list[float] = field(default_factory=list)
     """Final scores (``Outcome.scores``) when the game gives numbers."""
 
@@ -62,6 +64,7 @@ class SeatStats:
             "decision_ms_p50": round(_quantile(ms, 0.50), 4),
             "decision_ms_p95": round(_quantile(ms, 0.95), 4),
             "decision_ms_max": round(ms[-1], 4) if ms else 0.0,
+            "faults": dict(sorted(self.faults.items())),
         }
 
 
@@ -198,6 +201,8 @@ class MatchResult:
     scores: list[float] | None = None
     """Per entrant, when the game's outcome has numeric scores."""
     no_winner: bool = False
+    faults: list[dict[str, int]] = field(default_factory=list)
+    """Per entrant: decisions lost to a default move, by cause."""
 
 
 def plan_matches(n: int, matches: int, seed: int, rotation: str) -> list[MatchPlan]:
@@ -231,21 +236,26 @@ def play_match(
     times: list[list[float]] = [[] for _ in range(n)]
     clock = time.perf_counter
     start = clock()
-    state = game.new_match(options, plan.game_seed)
     decisions = 0
-    while True:
-        waiting = game.awaiting(state)
-        if not waiting:
-            break
-        for seat in sorted(waiting):
-            t0 = clock()
-            action = players[seat].choose(Seen(game, state, seat))
-            times[entrant_at[seat]].append(clock() - t0)
-            game.apply_fast(state, seat, action)
-            decisions += 1
-    elapsed = clock() - start
-    outcome = game.outcome(state)
-    assert outcome is not None
+    outcome = None
+    try:
+        state = game.new_match(options, plan.game_seed)
+        while True:
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            for seat in sorted(waiting):
+                t0 = clock()
+                action = players[seat].choose(Seen(game, state, seat))
+                times[entrant_at[seat]].append(clock() - t0)
+                game.apply_fast(state, seat, action)
+                decisions += 1
+        elapsed = clock() - start
+        outcome = game.outcome(state)
+        assert outcome is not None
+    finally:  # programs are told the result and stopped, whatever happened
+        for player in players:
+            player.finish(list(outcome.placements) if outcome is not None else None)
     hands = len(game.report(state).get("hands", []))
     places = [outcome.placements[plan.seat_of[e]] for e in range(n)]
     scores = None
@@ -253,7 +263,8 @@ def play_match(
         isinstance(v, int | float) and not isinstance(v, bool) for v in outcome.scores
     ):
         scores = [float(outcome.scores[plan.seat_of[e]]) for e in range(n)]
-    return MatchResult(plan.index, places, times, decisions, hands, elapsed, scores, outcome.no_winner)
+    faults = [dict(players[plan.seat_of[e]].faults) for e in range(n)]
+    return MatchResult(plan.index, places, times, decisions, hands, elapsed, scores, outcome.no_winner, faults)
 
 
 def _play_job(job: Job) -> MatchResult:
@@ -300,6 +311,8 @@ def simulate(
         hands += result.hands
         elapsed += result.elapsed_s
         for i, place in enumerate(result.places):
+            for fault, count in (result.faults[i] if result.faults else {}).items():
+                stats[i].faults[fault] = stats[i].faults.get(fault, 0) + count
             stats[i].places.append(place)
             stats[i].decision_s.extend(result.decision_s[i])
             if place == 1:
@@ -335,6 +348,10 @@ def format_table(result: ArenaResult) -> str:
             f"{row['mean_place'] or 0:>10.3f} {row['decision_ms_p50']:>8.3f} {row['decision_ms_p95']:>8.3f}"
             + (f"  mean score {row['mean_score']:.1f}" if row["mean_score"] is not None else "")
         )
+    for s in result.seats:
+        if s.faults:
+            causes = ", ".join(f"{n} {cause}" for cause, n in sorted(s.faults.items()))
+            lines.append(f"seat {s.seat} ({s.player}) lost decisions to the default move: {causes}")
     lines.append(f"{'kind':<8} {'played':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} {'rating':>7}")
     for kind, row in result.kinds().items():
         low, high = row["win_share_ci95"]

@@ -461,6 +461,13 @@ class Game(ABC, Generic[S]):
     def infoset_key(self, state: S, seat: Seat) -> Hashable:
         """Equal for two states exactly when ``seat`` cannot tell them apart."""
 
+    def from_view(self, view: View, seat: Seat) -> S:
+        """A state consistent with what ``seat`` sees in ``view`` (its own view, as the server sends it), for a bot
+        that plays on a remote server (``sefode bot``): whatever the seat cannot see may be anything, since a bot
+        sees the state only through a ``Seen``, which deals it again. Optional: games without it raise
+        NotImplementedError, and remote built-in bots play random legal moves there."""
+        raise NotImplementedError(f"{self.name} cannot rebuild a state from a view")
+
     @abstractmethod
     def resample(self, state: S, seat: Seat, rng: random.Random) -> S:
         """A copy in which everything ``seat`` cannot see is dealt again at random, consistently with

@@ -155,6 +155,8 @@ class Room:
         self.seat_setup: dict[str, Any] = dict(data.get("seat_setup") or {})
         """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
         self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
+        self.outside_bots: bool = bool(data.get("outside_bots", False))
+        """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -184,6 +186,7 @@ class Room:
             "chat": list(self.chat_log),
             "seat_setup": self.seat_setup,
             "chat_count": self.chat_count,
+            "outside_bots": self.outside_bots,
         }
 
     async def save(self) -> None:
@@ -311,6 +314,7 @@ class Room:
             "player_id": pid,
             "name": self.hub.names.get(pid) if pid else None,
             "bot": s.get("bot"),
+            "bot_account": pid in self.hub.bot_players if pid else False,
             "connected": pid in connected if pid else True,
         }
 
@@ -356,6 +360,7 @@ class Room:
             "you": player_id,
             "your_seat": your_seat,
             "clock_s": self.clock_s,
+            "outside_bots": self.outside_bots,
             "status": self.status(),
             "seats": [self._seat_json(i, s, connected) for i, s in enumerate(self.seats)],
             "match": match_json,
@@ -546,6 +551,8 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
+            if player_id in self.hub.bot_players and not self.outside_bots:
+                raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
             old = self.config_seat_of(player_id)

@@ -339,8 +339,12 @@ class TrashHooks(SearchHooks):
         width: int = 4,
         extra: int = 0,
         margin: float = 1e9,
+        full_rollouts: bool = False,
+        scale: float = 1.0,
     ) -> None:
+        self.scale = scale
         self.margin = margin
+        self.full_rollouts = full_rollouts
         self.rounds = rounds
         self.extra = extra
         self.noise = noise
@@ -355,16 +359,17 @@ class TrashHooks(SearchHooks):
     def rewards(self, root: Any, state: Any) -> list[float]:
         st: TrashState = state
         n = st.n
+        k = self.scale
         if st.turn < 0:
-            return [1.0 if s == st.winner else 0.0 for s in range(n)]
-        return win_chances(st, self.temperature)
+            return [k if s == st.winner else 0.0 for s in range(n)]
+        return [k * v for v in win_chances(st, self.temperature)]
 
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         if rng.random() < self.noise:
             return easy_action(state, seat, legal, rng)
-        scored = score_actions(state, seat, legal, full=False)
+        scored = score_actions(state, seat, legal, full=self.full_rollouts)
         return best_action(scored, rng)
 
     def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:

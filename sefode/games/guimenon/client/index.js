@@ -1,6 +1,7 @@
 // Guimenon's browser module: the board (3 Locations, 4 slots a side, Stars and control), your hand with card frames,
 // the secret turn (tap a card, tap a Location; tap a placed card to take it back; confirm), the log's texts and the
-// replay. The contract is in docs/client-modules.md; every text comes from the game's catalogue (card.*, location.*).
+// replay, and the deck choice before the match (renderSetup: a ready deck or one of the player's saved decks). The contract is in docs/client-modules.md; every text comes from the game's catalogue (card.*, location.*).
+import { api } from "/static/js/api.js";
 import { h } from "/static/js/dom.js";
 import { currentLang, t } from "/static/js/i18n.js";
 
@@ -172,4 +173,42 @@ export function renderReplay(rctx) {
     el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: `${r.source}: ${(r.results || []).join(", ")}` }))));
   }
   return { element: el, meta: report.control ? [`⚑ ${report.control.map((c) => (c === null ? "–" : c + 1)).join(" ")}`] : [] };
+}
+
+const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/** Before the match: pick a ready deck (room.setup.choices) or one of your saved decks (the platform's player data,
+ * the deck builder's), with a link to the builder. ctx: {room, value (your choice), sendSetup, memory, redraw}. */
+export function renderSetup(ctx) {
+  style();
+  const memory = ctx.memory;
+  if (!memory.decks && !memory.loading) {
+    memory.loading = true;
+    api("GET", "/me/games/guimenon/data") // the builder's saved decks
+      .then((data) => { memory.decks = (data && data.items) || []; })
+      .catch(() => { memory.decks = []; })
+      .finally(() => { memory.loading = false; ctx.redraw(); });
+  }
+  const choices = (ctx.room.setup && ctx.room.setup.choices) || [];
+  const ready = h("div", { class: "gm-setup-list", testid: "gm-setup-ready" }, choices.map((c) => {
+    const on = ctx.value === c.value;
+    return h("button", { type: "button", class: on ? "gm-setup-deck active" : "gm-setup-deck", "aria-pressed": on ? "true" : "false",
+      testid: `gm-setup-ready-${c.value}`, onclick: () => ctx.sendSetup(c.value) },
+      h("b", { text: t(c.label) }), c.description ? h("small", { text: t(c.description) }) : null);
+  }));
+  const decks = memory.decks;
+  const saved = h("div", { class: "gm-setup-list", testid: "gm-setup-saved" },
+    decks === undefined ? h("span", { class: "muted", text: t("common.loading") })
+      : decks.length ? decks.map((item) => {
+        const deck = item.value || {};
+        const on = sameDeck(ctx.value, deck.cards);
+        return h("button", { type: "button", class: on ? "gm-setup-deck active" : "gm-setup-deck", "aria-pressed": on ? "true" : "false",
+          testid: `gm-setup-saved-${item.key}`, onclick: () => ctx.sendSetup(deck.cards) },
+          h("b", { text: `${deck.name} (${(deck.cards || []).length})` }));
+      }) : h("span", { class: "muted", testid: "gm-setup-none", text: t("guimenon.setup.none_saved") }));
+  const builder = `/games/guimenon/client/builder.html${currentLang() === "en" ? "?lang=en" : ""}`;
+  return h("div", { class: "gm-setup", testid: "gm-setup" },
+    h("h4", { text: t("guimenon.setup.ready_decks") }), ready,
+    h("h4", { text: t("guimenon.setup.saved_decks") }), saved,
+    h("a", { class: "button", href: builder, testid: "gm-setup-builder" }, t("guimenon.setup.build")));
 }

@@ -76,6 +76,12 @@ function seatsRow(ctx, view) {
   return h("div", { class: "trash-seats", testid: "trash-seats" }, boxes);
 }
 
+/** Send an action; the selection is spent (a new turn starts with nothing selected). */
+function play(ctx, action) {
+  ctx.memory.selection = [];
+  ctx.act(action);
+}
+
 function explain(ctx, why) {
   ctx.toast(t(why), "warn");
 }
@@ -94,7 +100,7 @@ function board(ctx, view, legal, selection) {
         "data-legal": draw ? "1" : "0",
         "aria-disabled": draw ? "false" : "true",
         title: view.draw_size ? t("trash.draw_pile") : t("trash.draw_empty"),
-        onclick: () => (draw ? ctx.act(draw) : explain(ctx, view.draw_size ? "trash.why_draw" : "trash.draw_empty")),
+        onclick: () => (draw ? play(ctx, draw) : explain(ctx, view.draw_size ? "trash.why_draw" : "trash.draw_empty")),
       },
       view.draw_size ? backEl({ size: "md" }) : h("div", { class: "card md empty-slot" }),
       h("span", { class: "label" }, t("trash.draw_pile"), " · ", t("trash.draw_left", { n: view.draw_size })),
@@ -117,7 +123,7 @@ function board(ctx, view, legal, selection) {
           "data-legal": action ? "1" : "0",
           "aria-disabled": action ? "false" : "true",
           onclick: () => {
-            if (action) ctx.act(action);
+            if (action) play(ctx, action);
             else if (legal.length) explain(ctx, why);
           },
         },
@@ -137,7 +143,7 @@ function board(ctx, view, legal, selection) {
         "data-legal": litter ? "1" : "0",
         "aria-disabled": litter ? "false" : "true",
         onclick: () => {
-          if (litter) ctx.act(litter);
+          if (litter) play(ctx, litter);
           else if (legal.length) explain(ctx, selection.length ? "trash.why_litter" : "trash.select_first");
         },
       },

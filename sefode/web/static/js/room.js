@@ -13,6 +13,7 @@ import { announce, soundSwitch, tone, turnTitle, yourTurn } from "./alerts.js";
 import { notFoundPage } from "./notfound.js";
 import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
+import { createSeatSetup } from "./setup.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -203,6 +204,7 @@ export async function renderRoom(ctx, roomId) {
   const send = (message) => {
     if (!rs.conn.send(message)) toast(t("error.offline"), "error");
   };
+  const seatSetup = createSeatSetup({ send, redraw: () => drawAll() });
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
     if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
@@ -572,6 +574,7 @@ export async function renderRoom(ctx, roomId) {
     });
     const parts = [h("h2", {}, t("room.seating")), h("ul", { class: "seat-list", testid: "seat-list" }, rows)];
     if (room.teams && room.teams.length) parts.push(teamsEditor(owner && between));
+    if (between) parts.push(seatSetup.panel({ room, mod: rs.mod, game: rs.spec }));
     if (owner && between) {
       parts.push(
         h(
@@ -841,6 +844,7 @@ export async function renderRoom(ctx, roomId) {
   }
 
   function onMessage(msg) {
+    seatSetup.onMessage(msg);
     switch (msg.type) {
       case "hello":
         break;
