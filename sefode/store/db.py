@@ -99,6 +99,16 @@ def add_action(
         _INSERT_ACTION,
         {"match_id": match_id, "idx": idx, "seat": seat, "action": action, "source": source, "created_at": stamp},
     )
+    _update_match(conn, match_id, seats, outcome, stamp)
+
+
+def _update_match(
+    conn: sa.Connection,
+    match_id: str,
+    seats: list[dict[str, Any]] | None,
+    outcome: dict[str, Any] | None,
+    stamp: int,
+) -> None:
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = seats
@@ -111,6 +121,35 @@ def add_action(
 
 
 _INSERT_ACTION = t.actions.insert()
+
+
+def _run_ops(conn: sa.Connection, ops: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    """Run ``ops`` on ``conn`` in order, except that the rows of every ``add_action`` among them go in with one
+    multi-row insert (the matches' updates follow it, in order): a group commit pays one statement, not one each."""
+    plain = [op for op in ops if op[0] is not add_action]
+    if len(plain) == len(ops) or len(ops) - len(plain) < 2:
+        return [fn(conn, *args) for fn, args in ops]
+    stamp = now_ms()
+    rows = []
+    updates = []
+    for fn, args in ops:
+        if fn is not add_action:
+            continue
+        match_id, idx, seat, action, source = args[:5]
+        rows.append(
+            {"match_id": match_id, "idx": idx, "seat": seat, "action": action, "source": source, "created_at": stamp}
+        )
+        seats = args[5] if len(args) > 5 else None
+        outcome = args[6] if len(args) > 6 else None
+        if seats is not None or outcome is not None:
+            updates.append((match_id, seats, outcome))
+    conn.execute(_INSERT_ACTION, rows)
+    for match_id, seats, outcome in updates:
+        _update_match(conn, match_id, seats, outcome, stamp)
+    results: list[Any] = []
+    for fn, args in ops:
+        results.append(None if fn is add_action else fn(conn, *args))
+    return results
 
 
 class Store:
@@ -256,7 +295,7 @@ class Store:
         """
         try:
             with self.engine.begin() as conn:
-                return [fn(conn, *args) for fn, args in ops]
+                return _run_ops(conn, ops)
         except Exception:
             if len(ops) == 1:
                 raise
