@@ -135,7 +135,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"sefode serve: the server is not available ({err}); showing a bot match instead", file=sys.stderr)
         return _cmd_demo(args)
-    code: int = server.serve(args.host, args.port, open_browser=args.open)
+    code: int = server.serve(args.host, args.port, open_browser=args.open, redis_url=args.redis)
     return code
 
 
@@ -147,6 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open the page in a browser once the server is up")
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="run a node of a cluster on this Redis (with DATABASE_URL=postgresql://...; docs/cluster.md)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     replay = sub.add_parser("replay", help="replay a sefode-history/1 file and print the result as JSON")

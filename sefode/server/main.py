@@ -9,13 +9,16 @@ import webbrowser
 from sefode.server import logs
 
 
-def serve(host: str, port: int, open_browser: bool = False) -> int:
+def serve(host: str, port: int, open_browser: bool = False, redis_url: str | None = None) -> int:
     """Run the server until interrupted.
 
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
     ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
+
+    ``redis_url`` (``--redis``) runs a node of a cluster (docs/cluster.md): ``DATABASE_URL`` must then be a
+    PostgreSQL URL shared by every node; ``SEFODE_NODE`` names the node, ``SEFODE_LEASE_TTL_MS`` sets the lease TTL.
     """
     import uvicorn
 
@@ -27,6 +30,8 @@ def serve(host: str, port: int, open_browser: bool = False) -> int:
         disconnect_grace_s=float(os.environ.get("SEFODE_DISCONNECT_GRACE_S", "3")),
         bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
         echo=os.environ.get("SEFODE_ECHO") == "1",
+        redis_url=redis_url,
+        lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -43,6 +48,7 @@ def serve(host: str, port: int, open_browser: bool = False) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         lifespan="on",
+        timeout_graceful_shutdown=10,
     )
     server = uvicorn.Server(config)
     server.run()

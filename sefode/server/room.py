@@ -21,7 +21,7 @@ from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns
 from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.messages import ClientError, encode
-from sefode.store.db import add_action
+from sefode.store.db import FencedOut, add_action
 
 if TYPE_CHECKING:
     from sefode.server.hub import Connection, Hub
@@ -177,7 +177,7 @@ class Room:
         }
 
     async def save(self) -> None:
-        await self.hub.db(self.hub.store.save_room, self.id, self.data(), self.visibility, self.invite_token)
+        await self.hub.save_room(self)
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -540,8 +540,8 @@ class Room:
             self.match_count += 1
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
-            await self.hub.db(
-                self.hub.store.create_match,
+            await self.hub.create_match(
+                self,
                 match_id,
                 self.id,
                 self.match_count,
@@ -656,7 +656,11 @@ class Room:
                 source,
                 run.seats if seats_changed else None,
                 outcome.to_json() if outcome is not None else None,
+                fence=self.hub.fence(self.id),
             )
+        except FencedOut:  # our lease ran out (paused, partitioned): another node owns the room now
+            await self.hub.fenced_out(self)
+            raise ClientError("server/moved", "this room moved to another server; joining it there") from None
         except Exception as err:
             logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
             await self._reload()

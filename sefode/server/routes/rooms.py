@@ -24,14 +24,25 @@ def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
 async def list_rooms(request: Request) -> Response:
     hub = hub_of(request)
     stamp = logs.now_ms()
-    rooms = [r.summary() for r in hub.rooms.values() if r.listed(stamp)]
+    if hub.cluster is not None:  # cluster-wide: every owner publishes its rooms (they leave within the lease TTL)
+        listed = [s for s in await hub.cluster.summaries() if s.pop("listed", False)]
+        rooms = [{k: v for k, v in s.items() if k != "node"} for s in listed]
+    else:
+        rooms = [r.summary() for r in hub.rooms.values() if r.listed(stamp)]
     rooms.sort(key=lambda r: (not r["playing"], -r["connected"], r["name"]))
     return JSONResponse({"rooms": rooms})
 
 
 @api
 async def get_room(request: Request) -> Response:
-    room = hub_of(request).rooms.get(request.path_params["room_id"])
+    hub = hub_of(request)
+    room = hub.rooms.get(request.path_params["room_id"])
+    if room is None and hub.cluster is not None:
+        found = await hub.cluster.summary(request.path_params["room_id"])
+        if found is not None:
+            found.pop("listed", None)
+            found.pop("node", None)
+            return JSONResponse(found)
     if room is None:
         raise ClientError("room/not_found", "there is no such room")
     return JSONResponse(room.summary())
@@ -139,7 +150,8 @@ def default_game() -> str:
 
 @api
 async def invite(request: Request) -> Response:
-    room_id = hub_of(request).invites.get(request.path_params["token"])
+    token = request.path_params["token"]
+    room_id = await hub_of(request).room_of_invite(token) if len(token) <= 64 else None
     if room_id is None:
         raise ClientError("room/bad_invite", "this invite link is not valid")
     return JSONResponse({"room_id": room_id})

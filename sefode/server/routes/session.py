@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -13,9 +15,17 @@ from sefode.server.routes.common import COOKIE, api, body, hub_of, me, name, tok
 @api
 async def health(request: Request) -> Response:
     hub = hub_of(request)
-    return JSONResponse(
-        {"ok": True, "protocol": PROTOCOL, "rooms": len(hub.rooms), "connections": len(hub.connections)}
-    )
+    out: dict[str, Any] = {
+        "ok": True,
+        "protocol": PROTOCOL,
+        "rooms": len(hub.rooms),
+        "connections": len(hub.connections),
+    }
+    if hub.cluster is not None:  # cluster mode: which node answered, and the rooms it owns
+        out |= {"node": hub.cluster.node, "owned": sorted(hub.cluster.leases), "draining": hub.cluster.draining}
+        if hub.cluster.draining:
+            return JSONResponse(out, status_code=503)
+    return JSONResponse(out)
 
 
 @api
