@@ -429,8 +429,8 @@ class Hub:
         if kind == "join":
             await self._join(conn, msg)
             return
-        if self.cluster is not None and self.cluster.forward(conn, msg):
-            return
+        if self.cluster is not None and type(conn) is Connection and self.cluster.forward(conn, msg):
+            return  # an edge's connection in a room owned by another node (a stand-in of one is served here)
         room = conn.room
         if room is None:
             raise ClientError("room/not_joined", "join a room first")
