@@ -147,10 +147,27 @@ class Cluster:
         ]
         logs.event("cluster.open", node=self.node, ttl_ms=self.ttl_ms)
 
-    async def close(self) -> None:
-        """Drain: hand every room over at once (the lease is released and the room marked for the sweepers), tell
-        the edges to re-join their connections elsewhere, and leave presence."""
+    async def drain(self) -> None:
+        """Deploys (SIGTERM): hand every room over at once (the lease is released and the room marked for the
+        other nodes' sweepers, which take it within a third of the TTL), and have the edges join their connections
+        again at the new owners. This node takes no room any more; its health check answers 503."""
+        if self.draining:
+            return
         self.draining = True
+        rooms = len(self.leases)
+        for room_id in list(self.leases):
+            room = self.hub.rooms.get(room_id)
+            if room is not None:
+                async with room.lock:
+                    await self._release_room(room_id, hand_over=True)
+            else:
+                await self._release_room(room_id, hand_over=True)
+        self._flush()
+        logs.event("cluster.drained", node=self.node, rooms=rooms)
+
+    async def close(self) -> None:
+        """Drain, then leave presence."""
+        await self.drain()
         for room_id in list(self.leases):
             room = self.hub.rooms.get(room_id)
             if room is not None:

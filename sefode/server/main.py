@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import webbrowser
+from typing import Any
 
 from sefode.server import logs
 
@@ -50,6 +52,32 @@ def serve(host: str, port: int, open_browser: bool = False, redis_url: str | Non
         lifespan="on",
         timeout_graceful_shutdown=10,
     )
-    server = uvicorn.Server(config)
+    server = _draining_server(config, app.state.hub)
     server.run()
     return 0
+
+
+def _draining_server(config: Any, hub: Any) -> Any:
+    """uvicorn's server, except that in cluster mode SIGTERM first drains the node (its rooms go to other nodes,
+    docs/cluster.md), and only then stops it, closing the WebSockets (their clients reconnect through the proxy)."""
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            cluster = hub.cluster
+            if sig == signal.SIGTERM and cluster is not None and not cluster.draining and not self.should_exit:
+                loop = asyncio.get_event_loop()
+                loop.call_soon_threadsafe(lambda: loop.create_task(self._drain(sig, frame)))
+                return
+            super().handle_exit(sig, frame)
+
+        async def _drain(self, sig: int, frame: Any) -> None:
+            try:
+                await asyncio.wait_for(hub.cluster.drain(), 10)
+            except Exception as err:
+                logs.error("cluster.drain_failed", err)
+            super().handle_exit(sig, frame)
+
+    return Server(config)

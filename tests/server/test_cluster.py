@@ -314,3 +314,50 @@ async def _timeout_case(rig: Rig) -> None:
         assert store.fence_of(room_id) in (None, epoch)
     finally:
         store.close()
+
+
+def test_sigterm_drains_a_node_and_its_matches_go_on_elsewhere(tmp_path: Path) -> None:
+    env = {"SEFODE_BOT_DELAY_S": "0.1", "SEFODE_DISCONNECT_GRACE_S": "2", "SEFODE_BOT_THINK_MS": "20"}
+    with cluster(tmp_path, nodes=2, ttl_ms=2000, env=env) as rig:
+        humans, facts = asyncio.run(_drain_case(rig))
+        print("drain facts:", json.dumps(facts))
+        store = Store(rig.database_url)
+        try:
+            _check_store_against_players(store, humans, facts)
+        finally:
+            store.close()
+        assert rig.procs["n1"].returncode in (0, -signal.SIGTERM)  # uvicorn raises the signal again once shut down
+        events = [e.get("event") for e in rig.log_events("n1")]
+        assert "cluster.drained" in events and "hub.close" in events and "cluster.lost" not in events
+        assert events.index("cluster.drained") < events.index("hub.close")
+
+
+async def _drain_case(rig: Rig) -> tuple[list[Human], dict[str, Any]]:
+    humans: list[Human] = []
+    rooms: list[str] = []
+    tasks = []
+    base = rig.node_base("n1")
+    for r in range(2):
+        token = (await _post(base, "/api/session", {"name": f"d{r}"}))["token"]
+        body = {"name": f"d{r}", "options": OPTIONS, "bots": {"1": "normal", "2": "normal", "3": "normal"}}
+        room_id = (await _post(base, "/api/rooms", body, token))["room_id"]
+        rooms.append(room_id)
+        human = Human(rig, token, room_id, 0, random.Random(7 + r))
+        ready = asyncio.Event()
+        ready.set()
+        humans.append(human)
+        tasks.append(asyncio.create_task(human.run(True, ready)))
+    try:
+        await _until(lambda: all(_versions(humans, r) >= 2 for r in rooms), "both matches under way")
+        assert {rig.owner(r) for r in rooms} == {"n1"}
+        at = {r: _versions(humans, r) for r in rooms}
+        rig.signal("n1", signal.SIGTERM)
+        await asyncio.to_thread(rig.procs["n1"].wait, 30)
+        assert {rig.owner(r) for r in rooms} <= {"n2", None}
+        await _until(lambda: all(_versions(humans, r) > at[r] or _ended(humans, r) for r in rooms), "play goes on")
+        await _until(lambda: all(_ended(humans, r) for r in rooms), "both matches to end", timeout=DEADLINE_S)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return humans, {"rooms": rooms}
