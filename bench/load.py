@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python bench/load.py --rooms 200 --seconds 30 [--think-ms 0] [--json]
+    .venv/bin/python bench/load.py --nodes 3 --rooms 200 --seconds 30   # a cluster behind nginx (docs/cluster.md)
 
 Each player plays a random legal move as soon as its view says it is its turn (after ``--think-ms``). The run
 reports accepted actions per second, p50/p99 latency from sending an action to receiving the view that contains it,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -73,6 +75,7 @@ class Stats:
     measuring: bool = False
     server_cpu: float = 0.0
     client_cpu: float = 0.0
+    last_seen: dict[str, int] = field(default_factory=dict)
 
 
 class Seat:
@@ -289,6 +292,14 @@ async def run_all(
         phases.echo_s += elapsed
         phases.echo_server_cpu += server
         await asyncio.sleep(0.3)
+    for seat in seats:
+        seat.paused = True
+    await asyncio.sleep(1.0)  # what is in flight lands: then every seat's last view is the log's last action
+    stats.last_seen = {}
+    for seat in seats:
+        if seat.last_state is not None:
+            mid = seat.last_state["match_id"]
+            stats.last_seen[mid] = max(stats.last_seen.get(mid, 0), int(seat.last_state["version"]))
     stop.set()
     await echoes.close()
     for seat in seats:
@@ -330,6 +341,55 @@ def start_single(folder: Path, log: Any) -> tuple[str, list[int], Any]:
     return base, [server.pid], stop
 
 
+def children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        out += [int(c) for c in text]
+    return out
+
+
+def start_cluster(folder: Path, nodes: int, stack: contextlib.ExitStack) -> tuple[str, dict[str, int], str]:
+    """``nodes`` cluster nodes behind nginx (tests/server/cluster_helpers.py): (proxy URL, pids by name, DB URL)."""
+    sys.path.insert(0, str(ROOT / "tests" / "server"))
+    from cluster_helpers import cluster
+
+    env = {"SEFODE_ECHO": "1", "SEFODE_BOT_DELAY_S": "0"}
+    rig = stack.enter_context(cluster(folder, nodes=nodes, ttl_ms=3000, env=env))
+    pids = {name: proc.pid for name, proc in rig.procs.items()}
+    assert rig.nginx is not None
+    for i, pid in enumerate(children(rig.nginx.pid)):
+        pids[f"nginx{i}"] = pid
+    return rig.base, pids, rig.database_url
+
+
+def log_check(database_url: str, last_seen: dict[str, int]) -> dict[str, int]:
+    """Per match the clients were in: does the store hold exactly the actions the clients' last views counted?"""
+    sys.path.insert(0, str(ROOT))
+    import sqlalchemy as sa
+
+    from sefode.store import Store
+    from sefode.store import tables as t
+
+    store = Store(database_url)
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.actions.c.match_id, sa.func.count(), sa.func.max(t.actions.c.idx)).group_by(
+                    t.actions.c.match_id
+                )
+            ).all()
+    finally:
+        store.close()
+    stored = {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    mismatches = sum(1 for mid, seen in last_seen.items() if stored.get(mid, (0, -1)) != (seen, seen - 1))
+    return {
+        "matches_checked": len(last_seen),
+        "log_mismatches": mismatches,
+        "stored_actions": sum(c for c, _ in stored.values()),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
@@ -345,6 +405,7 @@ def main() -> int:
         help="scheduling priority change for the server and this client (e.g. -10 as root on a shared machine)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--nodes", type=int, default=0, help="run a cluster of this many nodes behind nginx")
     parser.add_argument(
         "--profile", metavar="FILE", help="sample the server with py-spy during the run; collapsed stacks to FILE"
     )
@@ -354,7 +415,16 @@ def main() -> int:
 
     folder = Path(tempfile.mkdtemp(prefix="sefode-load-"))
     log = (folder / "server.log").open("wb")
-    base, pids, stop = start_single(folder, log)
+    stack = contextlib.ExitStack()
+    names: dict[str, int] = {}
+    if args.nodes:
+        base, names, database_url = start_cluster(folder, args.nodes, stack)
+        pids = list(names.values())
+        stop = stack.close
+    else:
+        base, pids, stop = start_single(folder, log)
+        database_url = f"sqlite:///{folder / 'load.sqlite3'}"
+        names = {"server": pids[0]}
     try:
         rss_idle = sum(rss_mb(pid) for pid in pids)
         spy = None
@@ -377,6 +447,7 @@ def main() -> int:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
+        cpu_start = {name: cpu_seconds(pid) for name, pid in names.items()}
         stats, echoes, phases = uvloop.run(
             run_all(
                 base,
@@ -390,6 +461,8 @@ def main() -> int:
             )
         )
         rss_load = sum(rss_mb(pid) for pid in pids)
+        cpu_end = {name: cpu_seconds(pid) for name, pid in names.items()}
+        checked = log_check(database_url, stats.last_seen)
         if spy is not None:
             spy.send_signal(signal.SIGINT)
             spy.wait(30)
@@ -421,6 +494,13 @@ def main() -> int:
         "client_cpu_cores": round(phases.load_client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": round(1000 * phases.load_server_cpu / stats.actions, 3) if stats.actions else None,
     }
+    result |= checked
+    if args.nodes:
+        result["nodes"] = args.nodes
+        wall = phases.load_s + phases.echo_s
+        result["cpu_cores_by_process_whole_run"] = {
+            name: round((cpu_end[name] - cpu_start[name]) / max(wall, 1e-9), 3) for name in names
+        }
     if not args.no_echo:
         echo_rate = echoes.count / phases.echo_s
         result |= {

@@ -15,8 +15,20 @@ from sefode.engine import EngineError
 def _cmd_replay(args: argparse.Namespace) -> int:
     from sefode.history import replay_file
 
-    result = replay_file(args.file).result()
-    print(json.dumps(result, ensure_ascii=False))
+    try:
+        result = replay_file(args.file).result()
+        text = json.dumps(result, ensure_ascii=False)
+    except Exception as err:  # never a traceback: the JSON error, exit 2
+        message = f"cannot replay {args.file}: {type(err).__name__}"
+        result = {
+            "over": False,
+            "placements": None,
+            "error": {"message": message, "index": None, "code": "history/invalid"},
+        }
+        text = json.dumps(result, ensure_ascii=False)
+    # Valid UTF-8 whatever the file held: a lone surrogate that reached the output is escaped.
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stdout.flush()
     return 2 if result["error"] is not None else 0
 
 
@@ -135,7 +147,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"sefode serve: the server is not available ({err}); showing a bot match instead", file=sys.stderr)
         return _cmd_demo(args)
-    code: int = server.serve(args.host, args.port, open_browser=args.open, redis_url=args.redis)
+    code: int = server.serve(
+        args.host,
+        args.port,
+        open_browser=args.open,
+        public_url=args.public_url,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        redis_url=args.redis,
+    )
     return code
 
 
@@ -152,6 +171,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="URL",
         help="run a node of a cluster on this Redis (with DATABASE_URL=postgresql://...; docs/cluster.md)",
+    )
+    serve.add_argument(
+        "--public-url",
+        default=os.environ.get("SEFODE_PUBLIC_URL"),
+        help="where browsers reach the server, e.g. https://cartas.example.org (an https URL makes cookies Secure "
+        "and sends HSTS; its origin passes the Origin check). Default: SEFODE_PUBLIC_URL",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("SEFODE_FORWARDED_ALLOW_IPS"),
+        help="behind a reverse proxy: the proxy addresses whose X-Forwarded-For/-Proto are trusted (comma-separated, "
+        "e.g. 127.0.0.1); the per-client limits then see the real client. Default: SEFODE_FORWARDED_ALLOW_IPS",
     )
     serve.set_defaults(func=_cmd_serve)
 

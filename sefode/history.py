@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sefode.engine import EngineError, Game, apply_entry, get_game
+from sefode.server.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
 _TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
@@ -48,8 +49,18 @@ class Replay:
         return out
 
 
+MAX_MESSAGE = 500
+"""An error message is cut to this many characters: a huge value from the file is never echoed whole."""
+
+
+def _printable(message: str) -> str:
+    """``message`` as valid Unicode (a lone surrogate from the file becomes an escape), at most MAX_MESSAGE long."""
+    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
 def _error(message: str, index: int | None, code: str) -> dict[str, Any]:
-    return {"message": message, "index": index, "code": code}
+    return {"message": _printable(message), "index": index, "code": code}
 
 
 def replay(data: object) -> Replay:
@@ -57,9 +68,8 @@ def replay(data: object) -> Replay:
     if not isinstance(data, Mapping):
         return Replay(None, None, _error("a history must be a JSON object", None, "history/invalid"))
     if data.get("format") != FORMAT:
-        return Replay(
-            None, None, _error(f"'format' must be {FORMAT!r}, not {data.get('format')!r}", None, "history/format")
-        )
+        given = printable(data.get("format"), 60)
+        return Replay(None, None, _error(f"'format' must be {FORMAT!r}, not {given}", None, "history/format"))
     try:
         game = get_game(data.get("game"))
     except EngineError as err:
@@ -129,16 +139,29 @@ def rebuild(
     return state
 
 
+MAX_DEPTH = 64
+"""A history nests far less deeply than this; a deeper file is refused before it is parsed."""
+
+
 def replay_file(path: str | Path) -> Replay:
+    """Replay a history file. Never raises on a bad file: unreadable, not JSON, too deep, a huge number, a string
+    that is not valid Unicode... each gives an error in the result (``sefode replay`` exits 2 with it)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         return Replay(None, None, _error(f"cannot read {path}: {err}", None, "history/unreadable"))
+    if depth_exceeds(text, MAX_DEPTH):
+        return Replay(None, None, _error(f"{path} nests deeper than {MAX_DEPTH} levels", None, "history/not_json"))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         return Replay(None, None, _error(f"{path} is not JSON: {err}", None, "history/not_json"))
-    return replay(data)
+    except (ValueError, RecursionError) as err:  # e.g. an integer of more than 4300 digits
+        return Replay(None, None, _error(f"{path} is not a usable JSON document: {err}", None, "history/not_json"))
+    try:
+        return replay(data)
+    except (RecursionError, ValueError, TypeError, OverflowError, MemoryError) as err:
+        return Replay(None, None, _error(f"{path} cannot be replayed: {err}", None, "history/invalid"))
 
 
 def export(game: Game[Any], state: Any, *, reveal_seed: bool = True) -> dict[str, Any]:

@@ -7,7 +7,6 @@ Starlette's thread pool, so password hashing never holds the store's writer thre
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -21,6 +20,8 @@ from sefode.accounts import awarding, queries, service
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
 from sefode.engine import game_names
+from sefode.server import text
+from sefode.server.messages import ClientError
 
 COOKIE = "sefode_session"
 """The server's session cookie: an account session replaces the guest token in it."""
@@ -46,7 +47,7 @@ def _token(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip() or None
-    return request.query_params.get("token") or request.cookies.get(COOKIE)
+    return request.cookies.get(COOKIE)
 
 
 def _client(request: Request) -> str:
@@ -58,16 +59,41 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > 16 * 1024:
-        raise AccountError("message/too_large", "the request body is too large", 413)
+    """The JSON body: streamed under the server's size cap, decoded under its text rule (``sefode.server.text``)."""
+    from sefode.server.routes.common import read_body
+
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise AccountError("message/invalid", "the body must be a JSON object") from None
+        raw = await read_body(request)
+    except ClientError as err:
+        raise AccountError(err.code, err.message, 413) from None
+    try:
+        data = text.loads(raw or b"{}", where="body")
+    except text.TextError as err:
+        raise AccountError("message/invalid", err.message) from None
     if not isinstance(data, dict):
         raise AccountError("message/invalid", "the body must be a JSON object")
     return data
+
+
+def _limit_sessions(request: Request) -> None:
+    """The server's per-client limit on new sessions (``sefode.server.limits``), when it has one."""
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is None:
+        return
+    try:
+        limiter.new_session(_client(request))
+    except ClientError as err:
+        raise AccountError(err.code, err.message, 429) from None
+
+
+def _end_sockets(request: Request, player_id: str, token: str | None = None) -> None:
+    """Close the WebSockets of the session that ended (``token``) or of every session of the player."""
+    hub = _hub(request)
+    if hub is None:
+        return
+    from sefode.server.routes.ws import end_sessions
+
+    end_sessions(hub, player_id, token)
 
 
 async def _tx(request: Request, fn: Callable[[sa.Connection], T]) -> T:
@@ -106,8 +132,14 @@ async def _player(request: Request, required: bool = True) -> str | None:
     return player
 
 
+def _secure(request: Request) -> bool:
+    public = getattr(request.app.state, "public_url", None)
+    https = isinstance(public, str) and public.lower().startswith("https://")
+    return https or request.url.scheme in ("https", "wss") or (request.url.hostname or "") in LOOPBACK
+
+
 def _set_cookie(request: Request, response: Response, token: str) -> None:
-    secure = request.url.scheme in ("https", "wss") or (request.url.hostname or "") in LOOPBACK
+    secure = _secure(request)
     response.set_cookie(
         COOKIE, token, max_age=service.SESSION_MS // 1000, httponly=True, secure=secure, samesite="lax", path="/"
     )
@@ -177,13 +209,17 @@ def _me_json(conn: sa.Connection, player_id: str) -> dict[str, Any]:
 @_api
 async def register(request: Request) -> Response:
     body = await _body(request)
+    _limit_sessions(request)
     guest = await _player(request, required=False)
+    old_token = _token(request)
 
     def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
         session = service.register(conn, body.get("username"), body.get("password"), guest, body.get("name"))
         return session, _me_json(conn, session.player_id)
 
     session, me = await _tx(request, run)
+    if guest is not None:
+        _forget(request, guest, old_token)  # register retired the guest token (session fixation)
     _renamed(request, session.player_id, str(me["name"]))
     response = JSONResponse({**me, "token": session.token})
     _set_cookie(request, response, session.token)
@@ -194,12 +230,18 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     body = await _body(request)
     client = _client(request)
+    old_token = _token(request)
 
     def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
         session = service.login(conn, body.get("username"), body.get("password"), client)
+        # The browser's previous token is retired: a token planted before the login never becomes the account's.
+        service.retire_token(conn, old_token)
         return session, _me_json(conn, session.player_id)
 
+    old_player = await _player(request, required=False)
     session, me = await _tx_keep_on_error(request, run)
+    if old_player is not None:
+        _forget(request, old_player, old_token)
     response = JSONResponse({**me, "token": session.token})
     _set_cookie(request, response, session.token)
     return response
@@ -207,7 +249,7 @@ async def login(request: Request) -> Response:
 
 def _cleared(request: Request) -> Response:
     response = JSONResponse({"ok": True})
-    secure = request.url.scheme in ("https", "wss") or (request.url.hostname or "") in LOOPBACK
+    secure = _secure(request)
     response.delete_cookie(COOKIE, path="/", httponly=True, secure=secure, samesite="lax")
     return response
 
@@ -219,6 +261,7 @@ async def logout(request: Request) -> Response:
     assert player is not None and token is not None
     await _tx(request, lambda conn: service.logout(conn, token))
     _forget(request, player, token)
+    _end_sockets(request, player, token)
     return _cleared(request)
 
 
@@ -228,6 +271,7 @@ async def logout_all(request: Request) -> Response:
     assert player is not None
     await _tx(request, lambda conn: service.logout_everywhere(conn, player))
     _forget(request, player, everywhere=True)
+    _end_sockets(request, player)
     return _cleared(request)
 
 
@@ -253,9 +297,20 @@ async def delete(request: Request) -> Response:
     body = await _body(request)
     player = await _player(request)
     assert player is not None
+    hub = _hub(request)
+    names = getattr(hub, "names", None)
+    nickname = names.get(player) if isinstance(names, dict) else None
+    if nickname is None:
+        profile = await _tx(request, lambda conn: queries.profile(conn, player, per_page=1))
+        nickname = profile.get("name") if profile else None
     await _tx(request, lambda conn: service.delete_account(conn, player, body.get("password")))
     _forget(request, player, everywhere=True)
+    _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
+    if hub is not None and isinstance(nickname, str):
+        from sefode.server.privacy import forget_nickname
+
+        await forget_nickname(hub, player, nickname, service.ANONYMOUS_NAME)
     return _cleared(request)
 
 

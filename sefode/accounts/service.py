@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from sefode.accounts import passwords
 from sefode.accounts import tables as a
+from sefode.server import text
 from sefode.store import tables as s
 from sefode.store.db import now_ms, register_session_resolver, token_hash
 
@@ -24,7 +25,8 @@ SESSION_MS = 30 * 24 * 3600 * 1000
 """An account session lasts 30 days."""
 LOGIN_WINDOW_MS = 15 * 60 * 1000
 MAX_FAILURES_PER_USERNAME = 5
-"""Failed logins for one username within the window before that username is refused for a while."""
+"""Failed logins for one username *from one client address* within the window before that username is refused to
+that address for a while. The lockout is per client, so that someone else's wrong guesses never lock the owner out."""
 MAX_FAILURES_PER_CLIENT = 20
 """Failed logins from one client address within the window before that address is refused for a while."""
 ANONYMOUS_NAME = "Anônimo"
@@ -62,15 +64,28 @@ def check_username(value: object) -> str:
 
 
 def check_password(value: object) -> str:
-    if not isinstance(value, str) or not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
-        raise AccountError("account/bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
-    return value
+    """A new password under the text rule (valid Unicode, no control characters, NFC) and 8 to 256 characters."""
+    try:
+        return text.password(value, lo=MIN_PASSWORD, hi=MAX_PASSWORD)
+    except text.TextError:
+        raise AccountError(
+            "account/bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters"
+        ) from None
+
+
+def given_password(value: object) -> str | None:
+    """A password typed to log in or to confirm (NFC, as stored); None when it cannot be anybody's password."""
+    try:
+        return text.password(value, lo=1, hi=MAX_PASSWORD)
+    except text.TextError:
+        return None
 
 
 def check_name(value: object) -> str:
-    if not isinstance(value, str) or not 1 <= len(value.strip()) <= 24:
-        raise AccountError("message/invalid", "'name' must be 1 to 24 characters")
-    return value.strip()
+    try:
+        return text.name(value)
+    except text.TextError as err:
+        raise AccountError("message/invalid", err.message) from None
 
 
 # --------------------------------------------------------------------------------------------- sessions
@@ -124,6 +139,36 @@ def _is_deleted(conn: sa.Connection, player_id: str) -> bool:
     return row.first() is not None
 
 
+def rotate_token(conn: sa.Connection, token: str | None, now: int | None = None) -> Session | None:
+    """Retire a valid token and issue a fresh one for the same player (a guest token or an account session); None
+    when ``token`` is not a live session. Used wherever a session is (re)established, so that a token planted in a
+    browser beforehand (session fixation) stops working there and then."""
+    if not token or len(token) > 128:
+        return None
+    digest = token_hash(token)
+    row = conn.execute(sa.select(s.players.c.id).where(s.players.c.token_hash == digest)).first()
+    if row is not None:
+        fresh = secrets.token_urlsafe(32)
+        conn.execute(s.players.update().where(s.players.c.id == row[0]).values(token_hash=token_hash(fresh)))
+        return Session(player_id=str(row[0]), token=fresh)
+    player = player_for_token(conn, token, now)
+    if player is None:
+        return None
+    conn.execute(a.account_sessions.delete().where(a.account_sessions.c.token_hash == digest))
+    return open_session(conn, player, now)
+
+
+def retire_token(conn: sa.Connection, token: str | None) -> None:
+    """The token stops working (a guest token is replaced by one nobody holds; an account session is removed)."""
+    if not token or len(token) > 128:
+        return
+    digest = token_hash(token)
+    conn.execute(a.account_sessions.delete().where(a.account_sessions.c.token_hash == digest))
+    row = conn.execute(sa.select(s.players.c.id).where(s.players.c.token_hash == digest)).first()
+    if row is not None:
+        _rotate_guest_token(conn, str(row[0]))
+
+
 def _rotate_guest_token(conn: sa.Connection, player_id: str) -> None:
     """Replace the player's browser token with one nobody holds: every guest cookie of that player stops working."""
     conn.execute(
@@ -159,6 +204,8 @@ def register(
             raise AccountError("account/already_registered", "this player already has an account; log in instead", 409)
         if name is not None:
             conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=check_name(name)))
+        # The guest token is retired: whoever else held it (a planted cookie) does not get the account.
+        _rotate_guest_token(conn, player_id)
     else:
         player_id = secrets.token_hex(8)
         conn.execute(
@@ -195,10 +242,14 @@ def _failures(conn: sa.Connection, key: str, since: int) -> int:
     return int(count)
 
 
+def _user_key(username: str, client: str) -> str:
+    return "user:" + client[:100] + "|" + username_key(username)[:64]
+
+
 def login_limited(conn: sa.Connection, username: str, client: str, now: int) -> bool:
     since = now - LOGIN_WINDOW_MS
     return (
-        _failures(conn, "user:" + username_key(username)[:150], since) >= MAX_FAILURES_PER_USERNAME
+        _failures(conn, _user_key(username, client), since) >= MAX_FAILURES_PER_USERNAME
         or _failures(conn, "client:" + client[:150], since) >= MAX_FAILURES_PER_CLIENT
     )
 
@@ -213,7 +264,13 @@ def login(conn: sa.Connection, username: object, password: object, client: str, 
     stamp = now_ms() if now is None else now
     if not isinstance(username, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
         raise AccountError("message/invalid", "'username' and 'password' are strings")
-    if not username or len(username) > 64:
+    typed = given_password(password)
+    if not username or len(username) > 64 or not USERNAME_RE.fullmatch(username) or typed is None:
+        # Not a username that can exist (NUL, lone surrogates, spaces...): the same answer as a wrong one, without
+        # ever reaching the database with it (PostgreSQL refuses NUL in text).
+        if login_limited(conn, "", client, stamp):
+            raise AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
+        passwords.verify_password(None, "x")
         raise AccountError("auth/bad_credentials", "wrong username or password", 401)
     if login_limited(conn, username, client, stamp):
         raise AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
@@ -223,11 +280,12 @@ def login(conn: sa.Connection, username: object, password: object, client: str, 
         )
     ).first()
     stored = None if row is None else str(row[1])
+    password = typed
     if not passwords.verify_password(stored, password) or row is None:
         conn.execute(
             a.login_failures.insert(),
             [
-                {"key": "user:" + username_key(username)[:150], "at": stamp},
+                {"key": _user_key(username, client), "at": stamp},
                 {"key": "client:" + client[:150], "at": stamp},
             ],
         )
@@ -240,7 +298,7 @@ def login(conn: sa.Connection, username: object, password: object, client: str, 
             .where(a.accounts.c.player_id == player_id)
             .values(password_hash=passwords.hash_password(password))
         )
-    conn.execute(a.login_failures.delete().where(a.login_failures.c.key == "user:" + username_key(username)[:150]))
+    conn.execute(a.login_failures.delete().where(a.login_failures.c.key == _user_key(username, client)))
     return open_session(conn, player_id, stamp)
 
 
@@ -273,7 +331,8 @@ def delete_account(conn: sa.Connection, player_id: str, password: object, now: i
     stored = conn.execute(sa.select(a.accounts.c.password_hash).where(a.accounts.c.player_id == player_id)).first()
     if stored is None:
         raise AccountError("account/not_registered", "there is no account to delete")
-    if not isinstance(password, str) or not passwords.verify_password(str(stored[0]), password):
+    typed = given_password(password)
+    if typed is None or not passwords.verify_password(str(stored[0]), typed):
         raise AccountError("auth/bad_credentials", "wrong password", 401)
     stamp = now_ms() if now is None else now
     conn.execute(a.account_sessions.delete().where(a.account_sessions.c.player_id == player_id))

@@ -16,8 +16,10 @@ from starlette.applications import Starlette
 import sefode
 from sefode.server import logs
 from sefode.server.hub import Hub
-from sefode.server.routes import games, matches, pages, rooms, session, ws
+from sefode.server.limits import Limiter, Limits
+from sefode.server.routes import games, matches, openapi, pages, rooms, session, ws
 from sefode.server.routes.common import COOKIE
+from sefode.server.security import Security
 from sefode.store import Store
 
 __all__ = ["COOKIE", "STATIC", "create_app"]
@@ -51,10 +53,14 @@ def create_app(
     log: bool = True,
     redis_url: str | None = None,
     lease_ttl_ms: int | None = None,
+    public_url: str | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server. ``database_url`` defaults to ``DATABASE_URL`` or SQLite under the user's data directory.
 
-    ``echo`` adds ``/ws/echo``, a bare WebSocket echo on the same stack, for ``bench/load.py``.
+    ``echo`` adds ``/ws/echo``, a bare WebSocket echo on the same stack, for ``bench/load.py``. ``public_url`` is
+    where browsers reach the server (``sefode serve --public-url``): an ``https://`` one makes cookies ``Secure``,
+    and its origin is accepted by the Origin check. ``limits`` replaces the default ``sefode.server.limits.Limits``.
     """
     if log:
         logs.setup_logging()
@@ -85,6 +91,7 @@ def create_app(
     if echo:
         routes += ws.echo_routes()
     routes += [
+        *openapi.routes(),
         *session.routes(),
         *rooms.routes(),
         *matches.routes(),
@@ -94,6 +101,9 @@ def create_app(
         *pages.page_routes(static),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(Security, public_url=public_url)
     app.state.hub = hub
+    app.state.limiter = Limiter(limits)
+    app.state.public_url = public_url
     app.state.static_dir = static
     return app

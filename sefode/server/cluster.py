@@ -96,6 +96,10 @@ class RemoteConnection:
         self.room: Room | None = None
         self.tokens = RATE_BURST
         self.ws = None
+        self.session: str | None = None
+        self.client = f"node:{edge}"  # the edge applied the per-client limits already
+        self.close_code: int | None = None
+        self.last_join: dict[str, Any] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(orjson.dumps(message).decode())

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
 from sefode.bots.base import Player, Seen, make_player
-from sefode.engine import EngineError, Game, get_game
+from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
@@ -77,6 +77,12 @@ class Connection:
         self.closed = False
         self.last_join: dict[str, Any] | None = None
         """The last ``join`` sent (cluster mode: to join again when the room moves to another node)."""
+        self.session: str | None = None
+        """Hash of the session token this connection authenticated with (its sockets close when it ends)."""
+        self.client = ""
+        """The peer's address (the key of the per-client limits)."""
+        self.close_code: int | None = None
+        """Set when the server ends the connection with a code of its own (see ``routes.ws``)."""
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -448,7 +454,7 @@ class Hub:
         elif kind == "action":
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
-            room.chat(pid, msg["text"])
+            await room.chat(pid, msg["text"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 
@@ -490,7 +496,3 @@ def _remote_type() -> type:
     from sefode.server.cluster import RemoteConnection
 
     return RemoteConnection
-
-
-def engine_error(err: EngineError) -> ClientError:
-    return ClientError(err.code, str(err))

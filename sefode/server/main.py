@@ -11,7 +11,14 @@ from typing import Any
 from sefode.server import logs
 
 
-def serve(host: str, port: int, open_browser: bool = False, redis_url: str | None = None) -> int:
+def serve(
+    host: str,
+    port: int,
+    open_browser: bool = False,
+    public_url: str | None = None,
+    forwarded_allow_ips: str | None = None,
+    redis_url: str | None = None,
+) -> int:
     """Run the server until interrupted.
 
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
@@ -19,6 +26,9 @@ def serve(host: str, port: int, open_browser: bool = False, redis_url: str | Non
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
 
+    ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
+    ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
+    (docs/security.md, "Running behind HTTPS").
     ``redis_url`` (``--redis``) runs a node of a cluster (docs/cluster.md): ``DATABASE_URL`` must then be a
     PostgreSQL URL shared by every node; ``SEFODE_NODE`` names the node, ``SEFODE_LEASE_TTL_MS`` sets the lease TTL.
     """
@@ -34,6 +44,7 @@ def serve(host: str, port: int, open_browser: bool = False, redis_url: str | Non
         echo=os.environ.get("SEFODE_ECHO") == "1",
         redis_url=redis_url,
         lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
+        public_url=public_url,
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -51,6 +62,8 @@ def serve(host: str, port: int, open_browser: bool = False, redis_url: str | Non
         ws_ping_timeout=20.0,
         lifespan="on",
         timeout_graceful_shutdown=10,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     server = _draining_server(config, app.state.hub)
     server.run()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import orjson
+
+from sefode.server import text
 
 MAX_MESSAGE_BYTES = 4096
 LEVELS = ("easy", "normal", "hard")
@@ -33,15 +34,32 @@ def _invalid(message: str) -> ClientError:
 Check = Callable[[str, Any], Any]
 
 
-def _str(lo: int, hi: int, *, optional: bool = False) -> Check:
+def _text(rule: Callable[[object], str | None], *, optional: bool = False) -> Check:
+    """A string field under the text rule (sefode.server.text)."""
+
     def check(key: str, value: Any) -> Any:
         if value is None and optional:
             return None
-        if not isinstance(value, str) or not lo <= len(value) <= hi:
-            raise _invalid(f"'{key}' must be a string of {lo} to {hi} characters")
-        return value
+        try:
+            return rule(value)
+        except text.TextError as err:
+            raise _invalid(err.message) from None
 
     return check
+
+
+def _token(key: str, hi: int) -> Callable[[object], str]:
+    return lambda value: text.token(value, key, hi)
+
+
+def _room_password(value: object) -> str:
+    return text.password(value, lo=0)
+
+
+def _invite(value: object) -> str | None:
+    if value == "":
+        return None
+    return text.token(value, "invite")
 
 
 def _int(lo: int, hi: int) -> Check:
@@ -89,7 +107,7 @@ def _teams(key: str, value: Any) -> Any:
         if not isinstance(team, dict) or set(team) - {"name", "colour", "symbol"}:
             raise _invalid(f"every entry of '{key}' is an object with only name, colour, symbol")
         if "name" in team:
-            _str(1, 24)("name", team["name"])
+            team["name"] = _text(text.name)("name", team["name"])
         if "colour" in team:
             colour = team["colour"]
             if not (
@@ -100,16 +118,16 @@ def _teams(key: str, value: Any) -> Any:
             ):
                 raise _invalid("'colour' must look like #rrggbb")
         if "symbol" in team:
-            _str(1, 2)("symbol", team["symbol"])
+            team["symbol"] = _text(lambda v: text.clean("symbol", v, 1, text.SYMBOL_MAX))("symbol", team["symbol"])
     return value
 
 
 # type -> {field: (check, required)}
 SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     "join": {
-        "room": (_str(1, 64), True),
-        "password": (_str(0, 128, optional=True), False),
-        "invite": (_str(0, 128, optional=True), False),
+        "room": (_text(_token("room", 64)), True),
+        "password": (_text(_room_password, optional=True), False),
+        "invite": (_text(_invite, optional=True), False),
     },
     "sit": {"seat": (_int(0, 7), True)},
     "stand": {},
@@ -117,9 +135,10 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     "set_teams": {"draw": (_bool, False), "pairs": (_pairs, False), "teams": (_teams, False)},
     "start": {},
     "action": {"action": (_object, True), "version": (_int(0, 1 << 31), True)},
-    "chat": {"text": (_str(1, 500), True)},
+    "chat": {"text": (_text(text.chat), True)},
     "pause": {"vote": (_bool, True)},
     "ping": {},
+    "auth": {"token": (_text(_token("token", 128)), True)},
 }
 
 
@@ -128,20 +147,19 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ClientError("message/too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise _invalid("a message must be one JSON object") from None
+        data = text.loads(raw)
+    except text.TextError as err:
+        raise _invalid(err.message) from None
     if not isinstance(data, dict):
         raise _invalid("a message must be one JSON object with a 'type'")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise _invalid(f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}")
     schema = SCHEMAS[kind]
-    ref = data.get("ref")
-    if ref is not None and not (
-        (isinstance(ref, str) and len(ref) <= 64) or (isinstance(ref, int) and not isinstance(ref, bool))
-    ):
-        raise _invalid("'ref' must be a string of at most 64 characters or a whole number")
+    try:
+        ref = text.ref(data.get("ref"))
+    except text.TextError as err:
+        raise _invalid(err.message) from None
     unknown = sorted(k for k in data if k not in schema and k not in ("type", "ref"))
     if unknown:
         raise _invalid(f"unknown key(s) {', '.join(unknown)} in a {kind!r} message")
@@ -159,11 +177,7 @@ def ref_of(raw: str | bytes) -> Any:
     if len(raw) > MAX_MESSAGE_BYTES:
         return None
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
+        data = text.loads(raw)
+        return text.ref(data.get("ref")) if isinstance(data, dict) else None
+    except text.TextError:
         return None
-    if isinstance(data, dict):
-        ref = data.get("ref")
-        if (isinstance(ref, str) and len(ref) <= 64) or (isinstance(ref, int) and not isinstance(ref, bool)):
-            return ref
-    return None

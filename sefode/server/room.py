@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns, apply_entry, get_game
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
 RECAP_EVENTS = 30
+CHAT_KEPT = 50
+"""Chat messages kept with a room and sent again to whoever (re)enters it."""
 DEFAULT_LEVEL = "normal"
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
@@ -42,15 +45,13 @@ def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def hash_password(password: str, salt: str | None = None) -> str:
-    salt = salt or secrets.token_hex(8)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 50_000).hex()
-    return f"{salt}${digest}"
+def hash_password(password: str) -> str:
+    """A room password's hash: argon2id, the accounts' hasher (``sefode.accounts.passwords``)."""
+    return passwords.hash_password(password)
 
 
 def check_password(password: str, stored: str) -> bool:
-    salt, _, _ = stored.partition("$")
-    return secrets.compare_digest(hash_password(password, salt), stored)
+    return passwords.verify_password(stored, password)
 
 
 @dataclass
@@ -148,6 +149,8 @@ class Room:
         self.current_match: str | None = data.get("current_match")
         self.last_match: dict[str, Any] | None = data.get("last_match")
         self.created_at: int = data.get("created_at") or logs.now_ms()
+        self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -174,6 +177,8 @@ class Room:
             "current_match": self.current_match,
             "last_match": self.last_match,
             "created_at": self.created_at,
+            "chat": list(self.chat_log),
+            "chat_count": self.chat_count,
         }
 
     async def save(self) -> None:
@@ -388,6 +393,8 @@ class Room:
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
+                conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
@@ -537,22 +544,29 @@ class Room:
                 else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
                 for s in self.seats
             ]
-            self.match_count += 1
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
             await self.hub.create_match(
                 self,
                 match_id,
                 self.id,
-                self.match_count,
+                self.match_count + 1,
                 game.name,
                 game.options(state),
                 seed,
                 setup,
                 occupants,
             )
+            previous = self.current_match
+            self.match_count += 1
             self.current_match = match_id
-            await self.save()
+            try:
+                await self.save()
+            except Exception:
+                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
+                self.match_count -= 1
+                self.current_match = previous
+                raise
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,
@@ -704,15 +718,20 @@ class Room:
             self.send_state([])
 
     # ------------------------------------------------------------------ chat and pause
-    def chat(self, player_id: str, text: str) -> None:
-        self.broadcast(
-            {
+    async def chat(self, player_id: str, text: str) -> None:
+        """Store the message with the room (the last ``CHAT_KEPT``), then send it to everyone in the room."""
+        async with self.lock:
+            self.chat_count += 1
+            message = {
                 "type": "chat",
+                "id": self.chat_count,
                 "from": {"player_id": player_id, "name": self.hub.names.get(player_id)},
                 "text": text,
                 "at": logs.now_ms(),
             }
-        )
+            self.chat_log.append(message)
+            await self.save()
+            self.broadcast(message)
 
     def pause_voters(self) -> set[str]:
         run = self.match

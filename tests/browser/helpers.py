@@ -13,6 +13,19 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, Web
 
 from .conftest import DESKTOP, MOBILE
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def catalogue(lang: str = "pt-BR") -> dict[str, str]:
+    """The page's catalogue merged with every built-in game's (``sefode/games/<game>/i18n/<lang>.json``), as the
+    page itself merges them: a test can look up any text the page shows."""
+    merged: dict[str, str] = {}
+    for path in sorted(ROOT.glob(f"sefode/games/*/i18n/{lang}.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    merged.update(json.loads((ROOT / "sefode/web/static/i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+    return merged
+
+
 TURN_TIMEOUT_MS = 30_000
 
 ACTIONABLE = """() => {

@@ -1,56 +1,76 @@
-"""The client's texts: both catalogues hold the same keys, every key the client uses exists, and the rules pages'
-small Markdown renderer draws headings, paragraphs, lists, tables, bold and italic."""
+"""The client's texts: both catalogues hold the same keys (the page's, and each game's), every key the shell uses is in
+the page's catalogue and every key a game's module uses is in its own or the page's, and the rules pages' small
+Markdown renderer draws headings, paragraphs, lists, tables, bold and italic."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Route, expect
 
 from .conftest import Server
 from .helpers import open_client, shoot, wait_ready
 
-STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "sefode" / "web" / "static"
+GAMES = sorted(p.parent for p in ROOT.glob("sefode/games/*/i18n"))
 # Keys built from a template in the code, with every value the template can take.
 TEMPLATES = {
-    "variant.": ["sefode", "7letras"],
     "level.": ["easy", "normal", "hard"],
-    "rank.": list("4567QJKA23"),
+    "rank.": list("4567QJKA23") + list("89T"),
     "suit.": list("chsd"),
-    "tab.": ["score", "tricks", "chat", "log", "room"],
+    "tab.": ["score", "chat", "log", "room"],
     "create.visibility_": ["public", "password", "invite"],
 }
 
 
-def _catalogue(name: str) -> dict[str, str]:
-    data = json.loads((STATIC / "i18n" / f"{name}.json").read_text(encoding="utf-8"))
+def _load(path: Path) -> dict[str, str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return {str(k): str(v) for k, v in data.items()}
 
 
-def _used_keys() -> set[str]:
+def _catalogue(name: str) -> dict[str, str]:
+    return _load(STATIC / "i18n" / f"{name}.json")
+
+
+def _keys_in(paths: list[Path]) -> set[str]:
     keys: set[str] = set()
-    for path in (STATIC / "js").glob("*.js"):
+    for path in paths:
         source = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r"\bt\(\s*\"([a-z0-9_./]+)\"", source))
         for key in re.findall(r"\btn\(\s*\"([a-z0-9_.]+)\"", source):
             keys |= {f"{key}.one", f"{key}.other"}
         keys |= set(re.findall(r"\bi18n: \"([a-z0-9_.]+)\"", source))
+        # A module's own panes name their tab with a catalogue key.
+        keys |= set(re.findall(r"\btitle: \"([a-z0-9_.]+)\"", source))
         for prefix in re.findall(r"\bt\(`([a-z0-9_.]+)\$\{", source):
             assert prefix in TEMPLATES, f"{path.name}: template key {prefix}… has no list of values in this test"
             keys |= {prefix + value for value in TEMPLATES[prefix]}
+    return keys
+
+
+def _used_keys() -> set[str]:
+    keys = _keys_in(sorted((STATIC / "js").glob("*.js")))
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     keys |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([a-z0-9_.]+)"', html))
     return keys
 
 
-def test_catalogues_pt_br_and_en_have_the_same_keys() -> None:
-    pt, en = _catalogue("pt-BR"), _catalogue("en")
+def _same_keys(pt: dict[str, str], en: dict[str, str]) -> None:
     assert set(pt) == set(en)
     for key in pt:
         assert set(re.findall(r"\{(\w+)\}", pt[key])) == set(re.findall(r"\{(\w+)\}", en[key])), key
+
+
+def test_catalogues_pt_br_and_en_have_the_same_keys() -> None:
+    _same_keys(_catalogue("pt-BR"), _catalogue("en"))
+    assert GAMES, "the built-in games bring their own catalogues"
+    for game in GAMES:
+        _same_keys(_load(game / "i18n" / "pt-BR.json"), _load(game / "i18n" / "en.json"))
 
 
 def test_every_text_the_client_uses_is_in_the_catalogues() -> None:
@@ -58,6 +78,14 @@ def test_every_text_the_client_uses_is_in_the_catalogues() -> None:
     assert len(used) > 150
     missing = sorted(used - set(_catalogue("pt-BR")))
     assert missing == []
+    # A game's module may use the page's keys and its own game's, never another game's.
+    for game in GAMES:
+        module = sorted((game / "client").glob("**/*.js"))
+        assert module, f"{game.name} has a browser module"
+        used = _keys_in(module)
+        assert len(used) > 50
+        known = set(_catalogue("pt-BR")) | set(_load(game / "i18n" / "pt-BR.json"))
+        assert sorted(used - known) == [], game.name
 
 
 def test_page_shell_has_no_hard_coded_text_outside_the_catalogues() -> None:
@@ -146,7 +174,9 @@ def test_rules_page_renders_the_markdown_the_api_serves_for_each_variant(browser
     served: list[str] = []
 
     def fake_rules(route: Route) -> None:
-        variant = route.request.url.rsplit("/", 1)[1]
+        url = urlsplit(route.request.url)
+        variant = url.path.rsplit("/", 1)[1]
+        assert parse_qs(url.query).get("lang") == ["pt-BR"], "the rules page asks in the page's language"
         served.append(variant)
         route.fulfill(
             status=200,

@@ -3,17 +3,14 @@ its password; the owner fills seats with bots before starting."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
 from .conftest import DESKTOP, Server
-from .helpers import open_client, shoot, wait_ready
+from .helpers import catalogue, open_client, shoot, wait_ready
 
-CATALOGUE = json.loads(
-    (Path(__file__).resolve().parents[2] / "sefode/web/static/i18n/pt-BR.json").read_text(encoding="utf-8")
-)
+CATALOGUE = catalogue("pt-BR")
 
 
 def test_lobby_lists_a_password_room_which_asks_for_its_password(

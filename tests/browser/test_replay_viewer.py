@@ -15,10 +15,9 @@ from playwright.sync_api import Browser, Page, Route, expect
 from sefode.history import replay
 
 from .conftest import Server
-from .helpers import enter_nickname, open_client, shoot, take_turn, wait_actionable, wait_ready
+from .helpers import catalogue, enter_nickname, open_client, shoot, take_turn, wait_actionable, wait_ready
 
-STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
-PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
+PT: dict[str, str] = catalogue("pt-BR")
 HISTORIES = Path(__file__).resolve().parents[1] / "histories"
 
 

@@ -3,18 +3,15 @@ tricks grouped under their winners, and leaving (a forfeit, after a confirmation
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
-from .helpers import enter_nickname, my_cards, open_client, shoot, take_turn, wait_actionable, wait_ready
+from .helpers import catalogue, enter_nickname, my_cards, open_client, shoot, take_turn, wait_actionable, wait_ready
 
-CATALOGUE = json.loads(
-    (Path(__file__).resolve().parents[2] / "sefode/web/static/i18n/pt-BR.json").read_text(encoding="utf-8")
-)
+CATALOGUE = catalogue("pt-BR")
 
 
 def test_seven_letras_pause_show_hand_tricks_by_winner_and_leave_forfeits(

@@ -16,10 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 from sefode.history import replay
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import Client, create_invite_room, open_client, play_until_over, shoot, wait_ready
+from .helpers import Client, catalogue, create_invite_room, open_client, play_until_over, shoot, wait_ready
 
-STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
-PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
+PT: dict[str, str] = catalogue("pt-BR")
+"""The page's catalogue merged with the games' (the replay's bid and trick texts are Fodinha's)."""
 
 
 def snap(page: Page, folder: Path, name: str) -> None:

@@ -26,9 +26,19 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from sefode.server.app import create_app
+from sefode.server.limits import Limits
 
 PG_ADMIN_URL = os.environ.get("SEFODE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 WAIT_S = 20.0
+LOOSE = Limits(
+    sessions_burst=1e6,
+    rooms_burst=1e6,
+    open_rooms_per_player=10**6,
+    player_messages_burst=1e6,
+    player_messages_per_s=1e6,
+    connections_per_player=10**6,
+)
+"""Limits no ordinary test reaches (many players share 127.0.0.1); the limit tests pass their own."""
 
 Message = dict[str, Any]
 
@@ -58,7 +68,13 @@ class LiveServer:
 @contextlib.contextmanager
 def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
     """The app on uvicorn in a background thread, on a free port."""
-    settings: dict[str, Any] = {"bot_delay_s": 0.0, "disconnect_grace_s": 0.0, "bot_think_ms": 5.0, "log": False}
+    settings: dict[str, Any] = {
+        "bot_delay_s": 0.0,
+        "disconnect_grace_s": 0.0,
+        "bot_think_ms": 5.0,
+        "log": False,
+        "limits": LOOSE,
+    }
     settings.update(options)
     app = create_app(database_url, **settings)
     port = free_port()
@@ -130,10 +146,14 @@ class Player:
         result: dict[str, Any] = response.json()
         return result
 
-    def connect(self, server: LiveServer | None = None) -> Client:
-        """A WebSocket to this player's server (or to ``server``, e.g. after a restart), with the same token."""
+    def connect(self, server: LiveServer | None = None, *, cookie: bool = False) -> Client:
+        """A WebSocket to this player's server (or to ``server``, e.g. after a restart), with the same token: sent
+        as the first message ``{"type": "auth", "token"}``, or (``cookie``) as the session cookie of the handshake."""
         ws_url = (server or self.server).ws_url
-        ws = connect(f"{ws_url}?token={self.token}", open_timeout=WAIT_S).__enter__()  # closed by Client.close
+        headers = {"cookie": f"sefode_session={self.token}"} if cookie else None
+        ws = connect(ws_url, open_timeout=WAIT_S, additional_headers=headers).__enter__()  # closed by Client.close
+        if not cookie:
+            ws.send(json.dumps({"type": "auth", "token": self.token}))
         return Client(ws, self)
 
 

@@ -109,6 +109,10 @@ def test_rules_pages_come_from_the_game_packages(tmp_path: Path) -> None:
         assert english.status_code == 200 and "sealed bids" in english.text
         portuguese = srv.http.get("/api/rules/lances")
         assert portuguese.status_code == 200 and "lances secretos" in portuguese.text
+        # Rendered on the server by markdown-it-py, in the language asked for.
+        html = srv.http.get("/api/rules/sefode", params={"lang": "en", "format": "html"})
+        assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+        assert html.text.startswith("<h1>") and "<table>" in html.text and "<script" not in html.text
         for missing in ("poker", "..%2Fsecret", "sefode.md", "x" * 300):
             answer = srv.http.get(f"/api/rules/{missing}")
             assert answer.status_code == 404
@@ -140,6 +144,10 @@ def test_client_routes_serve_the_single_page(tmp_path: Path) -> None:
         for path in ("/", "/room/abc", "/invite/tok", "/rules/7letras"):
             response = srv.http.get(path)
             assert response.status_code == 200
+            assert "<title>mesa</title>" in response.text
+        for unknown in ("/nada", "/room/abc/extra", "/a/b/c"):
+            response = srv.http.get(unknown)  # the page, which shows "not found" with a link home
+            assert response.status_code == 404
             assert "<title>mesa</title>" in response.text
         assert srv.http.get("/static/app.js").text == "export const x = 1;"
         assert srv.http.get("/static/missing.js").status_code == 404

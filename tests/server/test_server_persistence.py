@@ -122,3 +122,28 @@ def test_exported_history_replays_with_the_cli(tmp_path: Path) -> None:
     done = subprocess.run([str(sefode), "replay", str(path)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["placements"] == end["placements"]
+
+
+def test_chat_is_stored_with_the_room_and_replayed_on_reconnect_and_after_a_restart(database_url: str) -> None:
+    with running_server(database_url) as first:
+        room_id, (ana, bia) = table(first, ["Ana", "Bia"], {"players": 2})
+        for text in ("oi", "bora jogar?"):
+            ana.send("chat", text=text)
+            got = bia.wait(lambda m: m["type"] == "chat")
+            assert got["text"] == text
+        bia.close()
+        again = bia.player.connect()
+        again.join(room_id)
+        recap = [again.wait(lambda m: m["type"] == "chat") for _ in range(2)]
+        assert [(m["text"], m["recap"], m["from"]["name"]) for m in recap] == [
+            ("oi", True, "Ana"),
+            ("bora jogar?", True, "Ana"),
+        ]
+        assert recap[0]["id"] < recap[1]["id"]
+        token = ana.player
+    with running_server(database_url) as second:
+        client = token.connect(second)
+        client.join(room_id)
+        after = [client.wait(lambda m: m["type"] == "chat") for _ in range(2)]
+        assert [m["text"] for m in after] == ["oi", "bora jogar?"] and all(m["recap"] for m in after)
+        assert [m["id"] for m in after] == [m["id"] for m in recap]

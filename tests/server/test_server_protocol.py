@@ -48,13 +48,21 @@ def refused(client: Client, kind: str, **fields: object) -> str:
 
 # ---------------------------------------------------------------------- connection, validation, limits
 def test_websocket_without_session_is_refused_with_auth_required(srv: LiveServer) -> None:
+    # Without a session cookie, the first message must authenticate; anything else is refused with 4401.
     with connect(srv.ws_url) as ws:
+        ws.send(json.dumps({"type": "ping"}))
         first = json.loads(ws.recv(timeout=10))
         assert first["type"] == "error" and first["code"] == "auth/required"
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
-    with connect(f"{srv.ws_url}?token=forged") as ws:
+    with connect(srv.ws_url) as ws:
+        ws.send(json.dumps({"type": "auth", "token": "forged"}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "auth/required"
+    # A token in the URL is not a way in (URLs end up in logs).
+    ana = srv.player("Ana")
+    with connect(f"{srv.ws_url}?token={ana.token}") as ws:
+        ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=10))["code"] == "auth/required"
 
 

@@ -96,6 +96,31 @@ SPEC = GameSpec(
 )
 
 
+def _deal_cards_error(deal: Mapping[str, Any], decks: int) -> str | None:
+    """What is wrong with a preset deal's cards regardless of when it is dealt: a name that is not a card, or a
+    card dealt more often than the ``decks`` hold (hands and vira together). Sizes and seats are checked when the
+    hand is dealt (they depend on the match so far)."""
+    seen: dict[int, int] = {}
+    cards: list[object] = []
+    for hand in deal["hands"]:
+        if hand is None:
+            continue
+        if not isinstance(hand, list):
+            return f"every entry of 'hands' is a list of cards or null, not {type(hand).__name__}"
+        cards.extend(hand)
+    if deal.get("vira") is not None:
+        cards.append(deal["vira"])
+    for name in cards:
+        try:
+            base = truco_code(name)
+        except CardError as err:
+            return str(err)
+        seen[base] = seen.get(base, 0) + 1
+        if seen[base] > decks:
+            return f"{name} is dealt more often than the {decks} deck(s) hold"
+    return None
+
+
 class Fodinha(Game[FodinhaState]):
     """Se Fode, Se Fode Junto and 7 Letras behind the one engine interface."""
 
@@ -137,6 +162,9 @@ class Fodinha(Game[FodinhaState]):
                 continue
             if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
                 raise InvalidOptions(f"deals[{i}] must be an object with a 'hands' list")
+            error = _deal_cards_error(deal, opts.decks)
+            if error is not None:  # every given deal is checked now, not only when its hand comes
+                raise InvalidOptions(f"deals[{i}]: {error}")
             presets[i + 1] = deal
         units = n // 2 if opts.teams else n
         state = FodinhaState(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -11,11 +10,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from sefode.engine import EngineError
-from sefode.server import logs
+from sefode.server import logs, text
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
 
 COOKIE = "sefode_session"
+MAX_BODY_BYTES = 16 * 1024
+"""A request body is at most this long; a longer one is refused (413) before more of it is read."""
 Handler = Callable[[Request], Awaitable[Response]]
 
 STATUS = {
@@ -26,6 +27,8 @@ STATUS = {
     "rules/not_found": 404,
     "match/not_over": 409,
     "message/too_large": 413,
+    "rate/limited": 429,
+    "room/too_many": 429,
 }
 """HTTP status of a ClientError code (400 when not listed)."""
 
@@ -45,13 +48,23 @@ def static_dir(conn: HTTPConnection) -> Path:
 
 
 def token(conn: HTTPConnection) -> str | None:
+    """The session token: ``Authorization: Bearer`` or the session cookie (never the URL, which logs keep)."""
     auth = conn.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip() or None
-    query = conn.query_params.get("token")
-    if query:
-        return query
     return conn.cookies.get(COOKIE)
+
+
+def cookie_secure(conn: HTTPConnection) -> bool:
+    """Whether cookies get ``Secure``: the request came over HTTPS, or ``--public-url`` is an https URL."""
+    public: str | None = getattr(conn.app.state, "public_url", None)
+    return conn.url.scheme in ("https", "wss") or bool(public and public.lower().startswith("https://"))
+
+
+def set_session_cookie(request: Request, response: Response, tok: str, max_age: int = 365 * 24 * 3600) -> None:
+    response.set_cookie(
+        COOKIE, tok, max_age=max_age, httponly=True, samesite="lax", secure=cookie_secure(request), path="/"
+    )
 
 
 async def me(request: Request) -> tuple[str, str]:
@@ -62,23 +75,44 @@ async def me(request: Request) -> tuple[str, str]:
     return found
 
 
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The request body, streamed: ClientError ``message/too_large`` as soon as it is known to exceed ``limit``
+    (a declared Content-Length over it is refused before any of the body is read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ClientError("message/too_large", f"a request body is at most {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ClientError("message/too_large", f"a request body is at most {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > 16 * 1024:
-        raise ClientError("message/too_large", "the request body is too large")
+    """The JSON object of the request body, under the size cap and the text rule (``sefode.server.text``)."""
+    raw = await read_body(request)
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ClientError("message/invalid", "the body must be a JSON object") from None
+        data = text.loads(raw or b"{}", where="body")
+    except text.TextError as err:
+        raise ClientError("message/invalid", err.message) from None
     if not isinstance(data, dict):
         raise ClientError("message/invalid", "the body must be a JSON object")
     return data
 
 
+def checked(rule: Callable[[object], str], value: object) -> str:
+    """``rule(value)`` with a TextError turned into ClientError ``message/invalid``."""
+    try:
+        return rule(value)
+    except text.TextError as err:
+        raise ClientError("message/invalid", err.message) from None
+
+
 def name(value: Any) -> str:
-    if not isinstance(value, str) or not 1 <= len(value.strip()) <= 24:
-        raise ClientError("message/invalid", "'name' must be 1 to 24 characters")
-    return value.strip()
+    return checked(text.name, value)
 
 
 def api(handler: Handler) -> Handler:

@@ -13,8 +13,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from markdown_it import MarkdownIt
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from sefode.engine import EngineError, Game, games, get_game
@@ -25,6 +26,17 @@ LANGUAGES = ("pt-BR", "en")
 DEFAULT_LANGUAGE = "pt-BR"
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 _PAGE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+"""Rules pages are rendered on the server by markdown-it-py; raw HTML in a page is escaped, never passed through."""
+
+
+def render_markdown(text: str) -> str:
+    """A rules page as an HTML fragment (raw HTML escaped).
+
+    >>> render_markdown("# Regras\\n\\n<script>x</script> *já*")
+    '<h1>Regras</h1>\\n<p>&lt;script&gt;x&lt;/script&gt; <em>já</em></p>\\n'
+    """
+    return str(_MARKDOWN.render(text))
 
 
 def package_dir(game: Game[Any], folder: str) -> Traversable | None:
@@ -120,6 +132,8 @@ async def rules(request: Request) -> Response:
     text = rules_page(page, lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
     if text is None:
         raise ClientError("rules/not_found", f"there is no rules page for {page[:64]!r}")
+    if request.query_params.get("format") == "html":
+        return HTMLResponse(render_markdown(text), headers={"cache-control": "no-cache"})
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 

@@ -43,6 +43,15 @@ async def page(request: Request) -> Response:
     return HTMLResponse(PLACEHOLDER)
 
 
+async def unknown_page(request: Request) -> Response:
+    """Any other path: the client's page with status 404, so it shows its "page not found" screen in the page's
+    language with a link home (a plain-text "Not Found" helps nobody)."""
+    index = static_dir(request) / "index.html"
+    if index.is_file():
+        return FileResponse(index, media_type="text/html", status_code=404)
+    return HTMLResponse(PLACEHOLDER, status_code=404)
+
+
 async def no_static(request: Request) -> Response:
     return PlainTextResponse("not found", status_code=404)
 
@@ -61,4 +70,5 @@ def page_routes(static: Path) -> list[Any]:
         routes.append(Mount("/static", StaticFiles(directory=str(static)), name="static"))
     else:
         routes.append(Route("/static/{path:path}", no_static))
+    routes.append(Route("/{path:path}", unknown_page))
     return routes

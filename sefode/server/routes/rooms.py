@@ -8,9 +8,47 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.engine import EngineError, game_names, get_game
-from sefode.server import logs
+from sefode.server import logs, text
+from sefode.server.hub import Hub
+from sefode.server.limits import client_of, limiter_of
 from sefode.server.messages import LEVELS, ClientError
-from sefode.server.routes.common import api, body, hub_of, me, name
+from sefode.server.room import Room
+from sefode.server.routes.common import api, body, checked, hub_of, me
+
+LOBBY_PAGE = 50
+LOBBY_PAGE_MAX = 100
+
+
+def _open_rooms(hub: Hub, player_id: str) -> int:
+    """Rooms of this owner that are still open: a match on, someone in, or created lately (listed or not)."""
+    stamp = logs.now_ms()
+    return sum(
+        1
+        for r in hub.rooms.values()
+        if r.owner == player_id and (r.playing or r.conns or stamp - r.created_at < 15 * 60 * 1000)
+    )
+
+
+def _may_create(request: Request, hub: Hub, player_id: str) -> None:
+    """The per-client rate of new rooms and the cap on a player's open rooms (``sefode.server.limits``)."""
+    limiter = limiter_of(request)
+    limiter.open_rooms(_open_rooms(hub, player_id))
+    limiter.new_room(client_of(request))
+
+
+def _paging(request: Request) -> tuple[int, int]:
+    def number(key: str, default: int, hi: int) -> int:
+        raw = request.query_params.get(key)
+        if raw is None:
+            return default
+        if not raw.isdigit() or len(raw) > 9:
+            raise ClientError("message/invalid", f"'{key}' must be a whole number from 0 to {hi}")
+        value = int(raw)
+        if value > hi:
+            raise ClientError("message/invalid", f"'{key}' must be a whole number from 0 to {hi}")
+        return value
+
+    return number("offset", 0, 10**9), number("limit", LOBBY_PAGE, LOBBY_PAGE_MAX)
 
 
 def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
@@ -22,15 +60,21 @@ def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
 
 @api
 async def list_rooms(request: Request) -> Response:
+    """The lobby, a page at a time: ``?offset=`` (default 0) and ``?limit=`` (default 50, at most 100)."""
     hub = hub_of(request)
+    offset, limit = _paging(request)
     stamp = logs.now_ms()
     if hub.cluster is not None:  # cluster-wide: every owner publishes its rooms (they leave within the lease TTL)
-        listed = [s for s in await hub.cluster.summaries() if s.pop("listed", False)]
-        rooms = [{k: v for k, v in s.items() if k != "node"} for s in listed]
+        found = [s for s in await hub.cluster.summaries() if s.pop("listed", False)]
+        found.sort(key=lambda r: (not r["playing"], -r["connected"], r["name"], r["id"]))
+        summaries = [{k: v for k, v in s.items() if k != "node"} for s in found]
     else:
-        rooms = [r.summary() for r in hub.rooms.values() if r.listed(stamp)]
-    rooms.sort(key=lambda r: (not r["playing"], -r["connected"], r["name"]))
-    return JSONResponse({"rooms": rooms})
+        listed: list[Room] = [r for r in hub.rooms.values() if r.listed(stamp)]
+        listed.sort(key=lambda r: (not r.playing, -len(r.connected_players()), r.name, r.id))
+        summaries = [r.summary() for r in listed]
+    page = summaries[offset : offset + limit]
+    following = offset + limit if offset + limit < len(summaries) else None
+    return JSONResponse({"rooms": page, "total": len(summaries), "offset": offset, "limit": limit, "next": following})
 
 
 @api
@@ -57,8 +101,10 @@ async def create_room(request: Request) -> Response:
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
-    room_name = name(data.get("name", "Mesa"))
+    room_name = checked(text.room_name, data.get("name", "Mesa"))
     game = data.get("game", default_game())
+    if not isinstance(game, str) or len(game) > 64:
+        raise ClientError("message/invalid", "'game' must be the name of a game")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ClientError("message/invalid", "'options' must be a JSON object")
@@ -81,14 +127,17 @@ async def create_room(request: Request) -> Response:
     if visibility not in ("public", "password", "invite"):
         raise ClientError("message/invalid", "'visibility' is public, password or invite")
     password = data.get("password")
-    if visibility == "password" and (not isinstance(password, str) or not 1 <= len(password) <= 128):
-        raise ClientError("message/invalid", "a password room needs a 'password' of 1 to 128 characters")
+    if visibility == "password":
+        password = checked(text.password, password)
+    else:
+        password = None  # only a password room keeps one
     sit = data.get("sit", True)
     if not isinstance(sit, bool):
         raise ClientError("message/invalid", "'sit' must be true or false")
     tournament = data.get("tournament")
     if tournament is not None and (isinstance(tournament, bool) or tournament not in (3, 5)):
         raise ClientError("message/invalid", "'tournament' is the number of matches of the series: 3 or 5")
+    _may_create(request, hub, player_id)
     room = await hub.create_room(player_id, room_name, game, options, bots, clock_s, visibility, password, sit)
     if tournament is not None:
         # Declared with the room (seed 002): the series starts with the room's first match.
@@ -136,6 +185,7 @@ async def solo(request: Request) -> Response:
     elif count + 1 != spec.min_seats:
         seats = spec.min_seats
         raise ClientError("message/invalid", f"this game is played by {seats}: 'bots' must be {seats - 1}")
+    _may_create(request, hub, player_id)
     bots = {seat: level for seat in range(1, count + 1)}
     title = f"Solo: {nick}"
     room = await hub.create_room(player_id, title, game.name, options, bots, clock_s, "invite", None, True)
@@ -150,8 +200,8 @@ def default_game() -> str:
 
 @api
 async def invite(request: Request) -> Response:
-    token = request.path_params["token"]
-    room_id = await hub_of(request).room_of_invite(token) if len(token) <= 64 else None
+    invite_token = request.path_params["token"]
+    room_id = await hub_of(request).room_of_invite(invite_token) if len(invite_token) <= 128 else None
     if room_id is None:
         raise ClientError("room/bad_invite", "this invite link is not valid")
     return JSONResponse({"room_id": room_id})

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.server import PROTOCOL
-from sefode.server.routes.common import COOKIE, api, body, hub_of, me, name, token
+from sefode.server.limits import client_of, limiter_of
+from sefode.server.routes.common import api, body, hub_of, me, name, set_session_cookie, token
 
 
 @api
@@ -28,17 +30,32 @@ async def health(request: Request) -> Response:
     return JSONResponse(out)
 
 
+def _rotate(engine: sa.Engine, tok: str) -> str | None:
+    from sefode.accounts.service import rotate_token
+
+    with engine.begin() as conn:
+        session = rotate_token(conn, tok)
+    return None if session is None else session.token
+
+
 @api
 async def session(request: Request) -> Response:
+    """Start a guest session, or rename the current one. Either way the answer carries a token the server has just
+    issued: a token the browser already held is retired (no session fixation), an unknown one is ignored."""
     hub = hub_of(request)
     data = await body(request)
     nick = name(data.get("name"))
-    tok = token(request)
-    player_id = await hub.rename(tok, nick) if tok else None
-    if player_id is None or tok is None:
-        tok, player_id = await hub.new_session(nick)
-    response = JSONResponse({"token": tok, "player_id": player_id, "name": nick})
-    response.set_cookie(COOKIE, tok, max_age=365 * 24 * 3600, httponly=True, samesite="lax")
+    limiter_of(request).new_session(client_of(request))
+    old = token(request)
+    found = await hub.player(old) if old else None
+    fresh = await hub.db(_rotate, hub.store.engine, old) if found is not None and old else None
+    if old:
+        hub.sessions.pop(old, None)
+    player_id = await hub.rename(fresh, nick) if fresh else None
+    if player_id is None or fresh is None:
+        fresh, player_id = await hub.new_session(nick)
+    response = JSONResponse({"token": fresh, "player_id": player_id, "name": nick})
+    set_session_cookie(request, response, fresh)
     return response
 
 

@@ -1,27 +1,56 @@
-// Truco cards drawn with plain DOM and CSS: rank, suit symbol and colour, manilha mark, face-down backs.
+// Playing cards drawn with plain DOM and CSS, in the notation of RULINGS: rank then suit letter.
+// The 40-card truco deck (ranks 4 5 6 7 Q J K A 2 3), the 52-card deck (A 2 3 4 5 6 7 8 9 T J Q K) and the jokers
+// X1 and X2. Suits: c clubs, h hearts, s spades, d diamonds. Cards carry `data-card` (their name) and an accessible
+// name in the page's language; the manilha mark is optional (opts.manilhas).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** Truco ranks, weak to strong for the common cards (Fodinha's order). */
 export const RANKS = "4567QJKA23";
+export const TRUCO_RANKS = RANKS;
+/** The 52-card deck's ranks, ace high (the default order for sorting it; games may pass their own). */
+export const RANKS_52 = "23456789TJQKA";
+export const RANKS_52_ACE_LOW = "A23456789TJQK";
 export const SUITS = "chsd";
 export const SUIT_SYMBOL = { c: "♣", h: "♥", s: "♠", d: "♦" };
+export const JOKERS = ["X1", "X2"];
+
+const CARD_RE = /^(?:[2-9TJQKA][chsd]|X[12])$/;
+
+/** Does this value look like a card name of RULINGS notation ("Ks", "Td", "4c", "X1")? */
+export function isCardName(value) {
+  return typeof value === "string" && CARD_RE.test(value);
+}
+
+export function isJoker(name) {
+  return typeof name === "string" && /^X[12]$/.test(name);
+}
 
 export function parseCard(name) {
+  if (isJoker(name)) return { rank: "X", suit: "", joker: Number(name.slice(1)) };
   return { rank: name.slice(0, -1), suit: name.slice(-1) };
 }
 
-/** Short printed form for text: rank and suit symbol, e.g. "K♠". */
-export function cardShort(name) {
-  const { rank, suit } = parseCard(name);
-  return `${rank}${SUIT_SYMBOL[suit] || suit}`;
+/** How a rank is printed on the card: "10" for T, the letter or digit otherwise. */
+export function rankPrint(rank) {
+  return rank === "T" ? "10" : rank;
 }
 
+/** Short printed form for text: rank and suit symbol, e.g. "K♠", "10♦", "★1" (a joker). */
+export function cardShort(name) {
+  if (isJoker(name)) return `★${name.slice(1)}`;
+  const { rank, suit } = parseCard(name);
+  return `${rankPrint(rank)}${SUIT_SYMBOL[suit] || suit}`;
+}
+
+/** The card's accessible name in the page's language ("Rei de espadas", "10 of diamonds", "Joker 1"). */
 export function cardLabel(name) {
+  if (isJoker(name)) return t("card.joker", { n: name.slice(1) });
   const { rank, suit } = parseCard(name);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
-/** Sort key: commons weak to strong by rank, then the manilhas weak to strong (their list is strong to weak). */
+/** Sort key for the truco deck: commons weak to strong by rank, then the manilhas weak to strong (their list is strong to weak). */
 export function strengthKey(name, manilhas) {
   const m = manilhas ? manilhas.indexOf(name) : -1;
   if (m >= 0) return 100 + (manilhas.length - m);
@@ -29,22 +58,50 @@ export function strengthKey(name, manilhas) {
   return RANKS.indexOf(rank) * 4 + SUITS.indexOf(suit);
 }
 
+/** A truco hand, weak to strong (manilhas last). */
 export function sortHand(cards, manilhas) {
   return [...cards].sort((a, b) => strengthKey(a, manilhas) - strengthKey(b, manilhas));
 }
 
 /**
- * A face-up card. opts: manilhas (list), size ("sm"|"md"|"lg"), testid, onclick, playable, disabled.
+ * Sort cards of any deck: by suit (opts.suits, default c h s d) then by rank (opts.ranks, default the 52-card deck
+ * ace high; pass RANKS_52_ACE_LOW or TRUCO_RANKS), or by rank first with opts.byRank. Jokers go last.
+ */
+export function sortCards(cards, opts = {}) {
+  const ranks = opts.ranks || RANKS_52;
+  const suits = opts.suits || SUITS;
+  const key = (name) => {
+    if (isJoker(name)) return [1, 0, Number(name.slice(1))];
+    const { rank, suit } = parseCard(name);
+    const r = ranks.indexOf(rank);
+    const s = suits.indexOf(suit);
+    return opts.byRank ? [0, r, s] : [0, s, r];
+  };
+  return [...cards].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+  });
+}
+
+/**
+ * A face-up card. opts: manilhas (list), size ("xs"|"sm"|"md"|"lg"), testid, onclick, playable, disabled,
+ * selected, extraClass, label (extra words for the accessible name).
  */
 export function cardEl(name, opts = {}) {
+  const joker = isJoker(name);
   const { rank, suit } = parseCard(name);
   const symbol = SUIT_SYMBOL[suit] || "?";
+  const printed = joker ? "★" : rankPrint(rank);
   const isManilha = Boolean(opts.manilhas && opts.manilhas.includes(name));
-  const classes = ["card", `suit-${suit}`, opts.size || "md"];
+  const classes = ["card", joker ? `joker joker-${name.slice(1)}` : `suit-${suit}`, opts.size || "md"];
+  if (printed.length > 1) classes.push("wide-rank");
   if (isManilha) classes.push("manilha");
   if (opts.playable) classes.push("playable");
+  if (opts.selected) classes.push("selected");
   if (opts.extraClass) classes.push(opts.extraClass);
-  const label = cardLabel(name) + (isManilha ? ` (${t("card.manilha")})` : "");
+  let label = cardLabel(name) + (isManilha ? ` (${t("card.manilha")})` : "");
+  if (opts.label) label += ` (${opts.label})`;
   const tag = opts.onclick ? "button" : "div";
   return h(
     tag,
@@ -54,14 +111,17 @@ export function cardEl(name, opts = {}) {
       "data-card": name,
       testid: opts.testid || null,
       "aria-label": label,
+      "aria-pressed": opts.onclick && opts.selected !== undefined ? String(Boolean(opts.selected)) : null,
       title: label,
       onclick: opts.onclick || null,
       disabled: opts.disabled || false,
       role: opts.onclick ? null : "img",
     },
-    h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, rank), h("i", {}, symbol)),
-    h("span", { class: "pip", "aria-hidden": "true" }, symbol),
-    h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, rank), h("i", {}, symbol)),
+    h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, printed), joker ? h("i", {}, name.slice(1)) : h("i", {}, symbol)),
+    joker
+      ? h("span", { class: "pip joker-word", "aria-hidden": "true" }, t("card.joker_word"))
+      : h("span", { class: "pip", "aria-hidden": "true" }, symbol),
+    h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, printed), joker ? h("i", {}, name.slice(1)) : h("i", {}, symbol)),
     isManilha ? h("span", { class: "manilha-mark", "aria-hidden": "true" }, "★") : null,
   );
 }
@@ -80,4 +140,9 @@ export function backEl(opts = {}) {
     },
     opts.mark ? h("span", { class: "back-mark", "aria-hidden": "true" }, opts.mark) : null,
   );
+}
+
+/** A row of cards (a hand, a pile) drawn small; used by the generic renderer for any list of card names. */
+export function cardRow(cards, opts = {}) {
+  return h("span", { class: `card-row${opts.extraClass ? ` ${opts.extraClass}` : ""}` }, cards.map((c) => cardEl(c, { size: opts.size || "sm" })));
 }

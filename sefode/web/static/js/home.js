@@ -1,9 +1,12 @@
-// Home page: nickname (guest session), solo in one click, lobby of public rooms, create a room.
+// Home page: nickname (guest session), solo in one click, lobby of public rooms, create a room. The games, their
+// options, bot levels and seat ranges come from `/api/games` (games.js); no game is named here.
 import { api, currentPlayer, ensureSession, savedName } from "./api.js";
 import { h, toast } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { gameModule, gameTitle, loadGames, matchTitle, optionSummary } from "./games.js";
+import { optionForm } from "./optionsform.js";
 
-const LEVELS = ["easy", "normal", "hard"];
+const GAME_KEY = "sefode.game";
 
 function field(labelKey, control, hint) {
   return h("label", { class: "field" }, h("span", { class: "label" }, t(labelKey)), control, hint ? h("small", { class: "muted" }, hint) : null);
@@ -21,6 +24,29 @@ function range(from, to) {
   const out = [];
   for (let i = from; i <= to; i += 1) out.push(i);
   return out;
+}
+
+/** A refusal of options says why (the engine's reason) after the catalogue's words. */
+function optionsErrorText(error) {
+  const text = errorText(error);
+  if (error && error.code === "options/invalid" && error.message && error.message !== text) return `${text} ${error.message}`;
+  return text;
+}
+
+/** The game module's own rules between option fields (e.g. pairs only for an even table), when it has some. */
+function adjusterFor(modules, spec) {
+  return (form) => {
+    const mod = modules.get(spec.name);
+    if (mod && typeof mod.adjustOptionForm === "function") mod.adjustOptionForm(form, spec);
+  };
+}
+
+function gamePicker(testid, games, chosen) {
+  return select(
+    testid,
+    games.map((g) => [g.name, gameTitle(g)]),
+    chosen,
+  );
 }
 
 export async function renderHome(ctx) {
@@ -49,23 +75,63 @@ export async function renderHome(ctx) {
     }
   }
 
-  // ---- solo
-  const soloBots = select("solo-bots", range(1, 7).map((n) => [n, String(n)]), 3);
-  const soloLevel = select("solo-level", LEVELS.map((l) => [l, t(`level.${l}`)]), "normal");
-  const soloVariant = select("solo-variant", [["sefode", t("variant.sefode")], ["7letras", t("variant.7letras")]], "sefode");
+  let games = [];
+  try {
+    games = await loadGames();
+  } catch (error) {
+    ctx.app.append(h("section", { class: "page narrow" }, h("p", { class: "error", testid: "games-error" }, errorText(error))));
+    return;
+  }
+  const byName = new Map(games.map((g) => [g.name, g]));
+  const stored = localStorage.getItem(GAME_KEY);
+  const firstGame = byName.has(stored) ? stored : games.length ? games[0].name : null;
+  // The games' modules may add their own rules between option fields; the forms work without them.
+  const modules = new Map();
+  await Promise.all(games.map((g) => gameModule(g).then((mod) => modules.set(g.name, mod))));
+  const adjusters = new Map(games.map((g) => [g.name, adjusterFor(modules, g)]));
+
+  // ---- solo: a game, its options (the seats come from the number of bots), bots and their level
+  const soloGame = gamePicker("solo-game", games, firstGame);
+  const soloBox = h("div", { class: "solo-fields", testid: "solo-fields" });
   const soloButton = h("button", { class: "primary big", testid: "solo-start", type: "button" }, t("home.solo_start"));
+  let solo = null;
+  function drawSolo() {
+    const spec = byName.get(soloGame.value);
+    if (!spec) return;
+    const most = Math.max(1, spec.max_seats - 1);
+    const fewest = Math.min(most, Math.max(1, spec.min_seats - 1));
+    const keep = solo && solo.spec === spec ? { bots: solo.bots.value, level: solo.level.value, values: solo.form.values() } : null;
+    const bots = select("solo-bots", range(fewest, most).map((n) => [n, String(n)]), keep ? keep.bots : Math.min(3, most));
+    const levels = spec.bot_levels || [];
+    const level = select("solo-level", levels.map((l) => [l, t(`level.${l}`)]), keep ? keep.level : levels.includes("normal") ? "normal" : levels[0]);
+    const form = optionForm(spec, {
+      prefix: "solo",
+      exclude: spec.seats_option ? [spec.seats_option] : [],
+      values: keep ? keep.values : undefined,
+      adjust: adjusters.get(spec.name),
+      // One click to play: only the variant is in sight, every other option keeps its default unless opened.
+      fold: (option) => option.key !== "variant",
+    });
+    solo = { spec, bots, level, form };
+    soloBox.replaceChildren(h("div", { class: "grid3" }, field("home.solo_bots", bots), field("home.solo_level", level)), form.element);
+  }
+  soloGame.addEventListener("change", () => {
+    localStorage.setItem(GAME_KEY, soloGame.value);
+    drawSolo();
+  });
   soloButton.addEventListener("click", async () => {
-    if (!(await session())) return;
+    if (!solo || !(await session())) return;
     soloButton.disabled = true;
     try {
-      const body = { variant: soloVariant.value, bots: Number(soloBots.value), level: soloLevel.value };
+      const body = { game: solo.spec.name, options: solo.form.values(), bots: Number(solo.bots.value), level: solo.level.value };
       const data = await api("POST", "/solo", body);
       ctx.navigate(`/room/${data.room_id}`);
     } catch (error) {
-      toast(errorText(error), "error");
+      toast(optionsErrorText(error), "error");
       soloButton.disabled = false;
     }
   });
+  drawSolo();
 
   // ---- lobby
   const lobbyList = h("div", { class: "lobby-list", testid: "lobby-list" });
@@ -82,10 +148,11 @@ export async function renderHome(ctx) {
           "ul",
           { class: "lobby" },
           rooms.map((room) => {
-            const variant = room.variant || (room.options && room.options.variant) || "sefode";
-            const seats = room.seats ?? (room.options && room.options.players);
+            const spec = byName.get(room.game);
+            const options = room.options || {};
+            const seats = room.seats ?? (spec && spec.seats_option ? options[spec.seats_option] : null);
             const details = [
-              t(`variant.${variant}`),
+              ...(spec ? optionSummary(spec, options, games.length > 1) : [room.game || "?"]),
               t("lobby.seats_taken", { taken: room.seats_taken ?? 0, seats: seats ?? "?" }),
               room.playing ? t("lobby.playing") : t("lobby.waiting"),
               room.visibility === "password" ? t("lobby.password") : null,
@@ -114,14 +181,10 @@ export async function renderHome(ctx) {
     }
   }
 
-  // ---- create a room
+  // ---- create a room: the game, its options from the schema, who sits where, the clock, who may enter
   const roomName = h("input", { testid: "create-name", maxlength: "40", placeholder: t("create.name_placeholder") });
-  const variant = select("create-variant", [["sefode", t("variant.sefode")], ["7letras", t("variant.7letras")]], "sefode");
-  const decks = select("create-decks", [[1, "1"], [2, "2"]], 1);
-  const teams = h("input", { type: "checkbox", testid: "create-teams" });
-  const players = select("create-players", range(2, 8).map((n) => [n, String(n)]), 4);
-  const lives = h("input", { type: "number", min: "1", max: "99", value: "5", testid: "create-lives" });
-  const maxCards = h("input", { type: "number", min: "1", max: "40", placeholder: t("create.max_cards_auto"), testid: "create-max-cards" });
+  const createGame = gamePicker("create-game", games, firstGame);
+  const optionsBox = h("div", { class: "create-options", testid: "create-game-options" });
   const clock = select("create-clock", [[15, "15 s"], [30, "30 s"], [60, "60 s"], [120, "120 s"]], 30);
   const visibility = select(
     "create-visibility",
@@ -132,49 +195,66 @@ export async function renderHome(ctx) {
   const passwordField = field("create.password", password);
   const botsBox = h("div", { class: "bot-seats", testid: "create-bots" });
   const botSelects = [];
+  let create = null;
+
+  function seatCount() {
+    if (!create) return 0;
+    const { spec, form } = create;
+    const value = spec.seats_option ? form.values()[spec.seats_option] : null;
+    return Number.isInteger(value) ? value : spec.min_seats;
+  }
   function drawBotSeats() {
-    const n = Number(players.value);
+    if (!create) return;
+    const n = seatCount();
     const keep = botSelects.map((s) => s.value);
     botSelects.length = 0;
+    const levels = create.spec.bot_levels || [];
     botsBox.replaceChildren(
       ...range(0, n - 1).map((seat) => {
         const sel = select(
           `create-bot-${seat}`,
-          [["", t("seat.human")], ...LEVELS.map((l) => [l, t("seat.bot_level", { level: t(`level.${l}`) })])],
-          keep[seat] || "",
+          [["", t("seat.human")], ...levels.map((l) => [l, t("seat.bot_level", { level: t(`level.${l}`) })])],
+          levels.includes(keep[seat]) ? keep[seat] : "",
         );
         botSelects.push(sel);
         return h("label", { class: "seat-pick" }, h("span", {}, t("seat.number", { n: seat + 1 })), sel);
       }),
     );
   }
-  function syncForm() {
-    const seven = variant.value === "7letras";
-    decks.disabled = seven;
-    teams.disabled = seven || ![4, 6, 8].includes(Number(players.value));
-    if (teams.disabled) teams.checked = false;
-    lives.disabled = seven;
-    if (seven) decks.value = "1";
-    passwordField.hidden = visibility.value !== "password";
+  function drawCreate() {
+    const spec = byName.get(createGame.value);
+    if (!spec) return;
+    const keep = create && create.spec === spec ? create.form.values() : undefined;
+    const form = optionForm(spec, {
+      prefix: "create",
+      values: keep,
+      adjust: adjusters.get(spec.name),
+      onChange: () => drawBotSeats(),
+    });
+    create = { spec, form };
+    optionsBox.replaceChildren(form.element);
     drawBotSeats();
   }
-  for (const el of [variant, players, visibility]) el.addEventListener("change", syncForm);
+  createGame.addEventListener("change", () => {
+    localStorage.setItem(GAME_KEY, createGame.value);
+    drawCreate();
+  });
+  visibility.addEventListener("change", () => {
+    passwordField.hidden = visibility.value !== "password";
+  });
+  passwordField.hidden = true;
   const createButton = h("button", { class: "primary", type: "submit", testid: "create-room" }, t("create.submit"));
+  const gameField = field("create.game", createGame);
+  gameField.hidden = games.length < 2;
+  const soloGameField = field("create.game", soloGame);
+  soloGameField.hidden = games.length < 2;
   const form = h(
     "form",
     { class: "create-form", testid: "create-form" },
     field("create.name", roomName),
-    h(
-      "div",
-      { class: "grid2" },
-      field("create.variant", variant),
-      field("create.players", players),
-      field("create.decks", decks),
-      field("create.lives", lives),
-      field("create.max_cards", maxCards),
-      field("create.clock", clock),
-    ),
-    h("label", { class: "check" }, teams, h("span", {}, t("create.teams"))),
+    gameField,
+    optionsBox,
+    h("div", { class: "grid2" }, field("create.clock", clock)),
     h("fieldset", {}, h("legend", {}, t("create.bots")), botsBox),
     field("create.visibility", visibility),
     passwordField,
@@ -182,23 +262,15 @@ export async function renderHome(ctx) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (!(await session())) return;
-    const seven = variant.value === "7letras";
-    const options = { variant: variant.value, players: Number(players.value) };
-    if (!seven) {
-      options.decks = Number(decks.value);
-      options.teams = teams.checked;
-      options.lives = Number(lives.value) || 5;
-    }
-    if (maxCards.value) options.max_cards = Number(maxCards.value);
+    if (!create || !(await session())) return;
     const bots = {};
     botSelects.forEach((sel, seat) => {
       if (sel.value) bots[String(seat)] = sel.value;
     });
     const body = {
       name: roomName.value.trim() || t("create.default_name", { name: currentPlayer().name }),
-      game: "fodinha",
-      options,
+      game: create.spec.name,
+      options: create.form.values(),
       bots,
       clock_s: Number(clock.value),
       visibility: visibility.value,
@@ -211,11 +283,21 @@ export async function renderHome(ctx) {
       if (body.password) sessionStorage.setItem(`sefode.password.${data.room_id}`, body.password);
       ctx.navigate(`/room/${data.room_id}`);
     } catch (error) {
-      toast(errorText(error), "error");
+      toast(optionsErrorText(error), "error");
       createButton.disabled = false;
     }
   });
-  syncForm();
+  drawCreate();
+
+  // ---- rules: every game's pages (a game with variants has one per variant)
+  const rulesLinks = [];
+  for (const spec of games) {
+    for (const page of spec.rules || []) {
+      const variant = (spec.variants || []).find((v) => v.rules === page);
+      const title = variant ? matchTitle(spec, { variant: variant.id }) : gameTitle(spec);
+      rulesLinks.push(h("li", {}, h("a", { href: `/rules/${encodeURIComponent(page)}`, "data-link": true, testid: `rules-link-${page}` }, title)));
+    }
+  }
 
   ctx.app.append(
     h(
@@ -236,7 +318,8 @@ export async function renderHome(ctx) {
           { class: "panel solo", testid: "solo-panel" },
           h("h2", {}, t("home.solo_title")),
           h("p", { class: "muted" }, t("home.solo_text")),
-          h("div", { class: "grid3" }, field("home.solo_bots", soloBots), field("home.solo_level", soloLevel), field("create.variant", soloVariant)),
+          soloGameField,
+          soloBox,
           soloButton,
         ),
         h(
@@ -251,18 +334,7 @@ export async function renderHome(ctx) {
           lobbyList,
         ),
         h("article", { class: "panel create" }, h("h2", {}, t("create.title")), form),
-        h(
-          "article",
-          { class: "panel rules-links" },
-          h("h2", {}, t("rules.title")),
-          h(
-            "ul",
-            {},
-            ["sefode", "7letras"].map((v) =>
-              h("li", {}, h("a", { href: `/rules/${v}`, "data-link": true, testid: `rules-link-${v}` }, t(`variant.${v}`))),
-            ),
-          ),
-        ),
+        h("article", { class: "panel rules-links" }, h("h2", {}, t("rules.title")), h("ul", {}, rulesLinks)),
       ),
     ),
   );

@@ -3,6 +3,7 @@
 import { currentPlayer, loadSession } from "./api.js";
 import { clear } from "./dom.js";
 import { initI18n, t, toggleLang, translateTree } from "./i18n.js";
+import { loadGames } from "./games.js";
 import { renderHome } from "./home.js";
 import { renderInvite, renderRoom } from "./room.js";
 import { renderRules } from "./rules.js";
@@ -39,7 +40,7 @@ async function route() {
   const ctx = { app, navigate, refreshHeader, onLeave: (fn) => (cleanup = fn) };
   if ((m = /^\/room\/([^/]+)$/.exec(path))) await renderRoom(ctx, decodeURIComponent(m[1]));
   else if ((m = /^\/invite\/([^/]+)$/.exec(path))) await renderInvite(ctx, decodeURIComponent(m[1]));
-  else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) await renderRules(ctx, m[1] ? decodeURIComponent(m[1]) : "sefode");
+  else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) await renderRules(ctx, m[1] ? decodeURIComponent(m[1]) : null);
   else if (path === "/account") await renderAccount(ctx);
   else if (path === "/leaderboard") await renderLeaderboard(ctx);
   else if (path === "/profile") await renderProfile(ctx, null);
@@ -64,6 +65,14 @@ async function start() {
     await loadSession();
   } catch {
     // The server may be restarting: pages retry their own calls.
+  }
+  try {
+    // Every game's catalogue is merged into the page's before the first page is drawn.
+    const games = await loadGames();
+    const first = games.find((g) => g.rules && g.rules.length);
+    if (first) document.querySelector("[data-testid=nav-rules]").setAttribute("href", `/rules/${encodeURIComponent(first.rules[0])}`);
+  } catch {
+    // Pages that need the games ask again.
   }
   document.querySelector("[data-testid=lang-toggle]").addEventListener("click", async () => {
     await toggleLang();

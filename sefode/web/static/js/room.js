@@ -1,19 +1,18 @@
-// Room page: the seating and owner controls between matches, the table during one, and the side panel
-// (scoreboard, tricks by winner, chat, recap). One WebSocket per page, reconnecting by itself.
+// Room page, the shell every game shares: the seating and owner controls between matches, the table during one (drawn
+// by the game's module, or the generic renderer), the side panel (score, the module's own panes, chat, log, room),
+// pause and clocks, the platform controls the game's capabilities offer (leave, show hand, join), the end screen
+// with placements, reconnection and spectators. One WebSocket per page, reconnecting by itself. The module contract
+// is docs/client-modules.md; this file names no game.
 import { api, currentPlayer, ensureSession, forgetSession, getToken, loadSession, savedName } from "./api.js";
-import { cardEl, cardShort } from "./cards.js";
 import { banner, confirmDialog, copyText, h, toast } from "./dom.js";
-import { errorText, t, tn } from "./i18n.js";
-import { TRICK_COLLECT_MS, TRICK_SHOW_MS, renderTable, scoreEl, seatName, teamBadge, teamOf, tickClocks } from "./table.js";
+import { errorText, setActiveGame, t, tn } from "./i18n.js";
+import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
+import * as generic from "./generic.js";
+import { deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
 import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
 
-const LEVELS = ["easy", "normal", "hard"];
-
-function placeBadge(place) {
-  const medal = ["", "gold", "silver", "bronze"][place] || "plain";
-  return h("span", { class: `place medal-${medal}`, title: t("end.place_n", { n: place }) }, `${place}º`);
-}
+const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
 /** Ask for a nickname when there is no session yet (arriving by a shared link). Resolves once there is one. */
 function nicknameGate(ctx) {
@@ -76,13 +75,20 @@ export async function renderRoom(ctx, roomId) {
     state: null,
     matchEnd: null,
     chat: [],
+    /** Public events of the match on, oldest first (texts are made at drawing time, by the game's module). */
     log: [],
     tab: "score",
     unread: 0,
     conn: null,
-    lastVersion: -1,
     lastMatchId: null,
     pendingAction: false,
+    /** The game of the room: its spec from /api/games and its module (or the generic renderer). */
+    spec: null,
+    mod: null,
+    loading: null,
+    /** The module's own memory, kept across redraws and reset at each new match. */
+    memory: {},
+    overlayClosedFor: null,
   };
   const access = {
     invite: sessionStorage.getItem(`sefode.invite.${roomId}`) || undefined,
@@ -96,13 +102,14 @@ export async function renderRoom(ctx, roomId) {
   const tabButtons = h("nav", { class: "tabs side-tabs", role: "tablist" });
   const panes = {
     score: h("div", { class: "pane", testid: "pane-score" }),
-    tricks: h("div", { class: "pane", testid: "pane-tricks" }),
     chat: h("div", { class: "pane chat-pane", testid: "pane-chat" }),
     log: h("div", { class: "pane", testid: "pane-log" }),
     room: h("div", { class: "pane", testid: "pane-room" }),
   };
+  /** The game module's own panes: [{id, title, render(ctx)}], placed after the score. */
+  let gamePanes = [];
   const chatList = h("ul", { class: "chat-list", testid: "chat-list" });
-  const chatInput = h("input", { testid: "chat-input", maxlength: "500", placeholder: t("chat.placeholder"), autocomplete: "off" });
+  const chatInput = h("input", { testid: "chat-input", maxlength: "500", placeholder: t("chat.placeholder"), autocomplete: "off", "aria-label": t("chat.placeholder") });
   const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit", testid: "chat-send" }, t("chat.send")));
   chatForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -115,10 +122,18 @@ export async function renderRoom(ctx, roomId) {
   const page = h("section", { class: "page room-page", testid: "room-page" }, head, h("div", { class: "room-body" }, main, side), overlay);
   ctx.app.append(page);
 
-  function drawTabs() {
+  function paneNames() {
     const tableShown = Boolean(rs.state && rs.room && rs.room.match);
-    const names = tableShown ? ["score", "tricks", "chat", "log", "room"] : ["score", "tricks", "chat", "log"];
+    return ["score", ...gamePanes.map((p) => p.id), "chat", "log", ...(tableShown ? ["room"] : [])];
+  }
+
+  function drawTabs() {
+    const names = paneNames();
     if (!names.includes(rs.tab)) rs.tab = "score";
+    const titleOf = (name) => {
+      const mine = gamePanes.find((p) => p.id === name);
+      return mine ? t(mine.title) : t(`tab.${name}`);
+    };
     tabButtons.replaceChildren(
       ...names.map((name) =>
         h(
@@ -135,12 +150,47 @@ export async function renderRoom(ctx, roomId) {
               drawTabs();
             },
           },
-          t(`tab.${name}`),
+          titleOf(name),
           name === "chat" && rs.unread ? h("span", { class: "badge" }, String(rs.unread)) : null,
         ),
       ),
     );
     for (const [name, pane] of Object.entries(panes)) pane.hidden = name !== rs.tab;
+  }
+
+  // ---- the game: spec and module, loaded once the room says which game it plays
+  function ensureGame(name) {
+    if (rs.loading || !name) return;
+    rs.loading = (async () => {
+      let spec = null;
+      try {
+        spec = await gameSpec(name);
+      } catch {
+        spec = null;
+      }
+      const mod = await gameModule(spec);
+      rs.spec = spec || { name, title: name, capabilities: [], bot_levels: DEFAULT_LEVELS, options: [], variants: [], rules: [], summary: [] };
+      rs.mod = mod;
+      setActiveGame(name);
+      gamePanes = Array.isArray(mod.panes) ? mod.panes : [];
+      for (const pane of gamePanes) {
+        if (!panes[pane.id]) {
+          panes[pane.id] = h("div", { class: "pane", testid: `pane-${pane.id}`, hidden: true });
+          panes.score.after(panes[pane.id]);
+        }
+      }
+      drawAll();
+    })();
+  }
+
+  function hook(name) {
+    const mod = rs.mod || generic;
+    if (typeof mod[name] === "function") return mod[name];
+    return typeof generic[name] === "function" ? generic[name] : null;
+  }
+
+  function capable(what) {
+    return Boolean(rs.spec && (rs.spec.capabilities || []).includes(what));
   }
 
   // ---- sending
@@ -149,11 +199,15 @@ export async function renderRoom(ctx, roomId) {
   };
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
+    if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
+      toast(t("error.offline"), "error");
+      return;
+    }
     rs.pendingAction = true;
-    send({ type: "action", action, version: rs.state.version });
+    drawMain();
   }
 
-  // ---- drawing
+  // ---- what the page knows about the match
   function mySeat() {
     if (rs.state && rs.state.seat !== null && rs.state.seat !== undefined) return rs.state.seat;
     return rs.room ? rs.room.your_seat ?? null : null;
@@ -161,10 +215,65 @@ export async function renderRoom(ctx, roomId) {
   function isOwner() {
     return Boolean(rs.room && currentPlayer() && rs.room.owner === currentPlayer().player_id);
   }
+  function matchEndFor(state) {
+    return rs.matchEnd && state && rs.matchEnd.match_id === state.match_id ? rs.matchEnd : null;
+  }
+  /** Is the match on screen over? The match_end message, or a view that says so (phase "over" or over: true). */
+  function isOver() {
+    const state = rs.state;
+    if (!state) return false;
+    if (matchEndFor(state)) return true;
+    const view = state.view || {};
+    return view.phase === "over" || view.over === true;
+  }
   function matchOn() {
-    return Boolean(rs.room && rs.room.match && rs.state && rs.state.view.phase !== "over");
+    return Boolean(rs.room && rs.room.match && rs.state && !isOver());
+  }
+  function seatCount() {
+    const view = (rs.state && rs.state.view) || {};
+    if (Number.isInteger(view.seats)) return view.seats;
+    const seats = (rs.room && rs.room.match && rs.room.match.seats) || (rs.room && rs.room.seats) || [];
+    return seats.length;
   }
 
+  /** What every module receives to draw (see docs/client-modules.md). */
+  function gameCtx() {
+    const state = rs.state;
+    const seat = state ? state.seat ?? null : mySeat();
+    const awaiting = (state && state.awaiting) || [];
+    const seated = seat !== null && seat !== undefined;
+    const over = isOver();
+    const awaited = Boolean(seated && !over && awaiting.includes(seat));
+    return {
+      game: rs.spec,
+      gameName: rs.spec ? rs.spec.name : null,
+      room: rs.room,
+      state,
+      view: state ? state.view : null,
+      events: (state && state.events) || [],
+      seat: seated ? seat : null,
+      seats: seatCount(),
+      seated,
+      over,
+      paused: Boolean(rs.room && rs.room.status === "paused"),
+      awaited,
+      // A simultaneous turn: this seat has submitted and waits for the others.
+      submitted: Boolean(seated && !over && !awaited && awaiting.length && rs.spec && rs.spec.turns === "simultaneous"),
+      pending: rs.pendingAction,
+      legal: (state && state.legal) || [],
+      memory: rs.memory,
+      act,
+      confirm: confirmDialog,
+      toast,
+      redraw: () => drawMain(),
+      name: (s, short = false) => seatName(rs.room, s, seat, short),
+      info: (s) => seatInfo(rs.room, s),
+      team: (s) => teamOf(rs.room, state ? state.view : null, s),
+      deadline: (s) => (rs.room && rs.room.status === "paused" ? null : deadlineOf(state, s)),
+    };
+  }
+
+  // ---- drawing
   function drawHead() {
     const room = rs.room;
     if (!room) {
@@ -173,17 +282,18 @@ export async function renderRoom(ctx, roomId) {
     }
     const inviteToken = room.invite_token || access.invite;
     const inviteUrl = inviteToken ? `${location.origin}/invite/${inviteToken}` : null;
-    const linkInput = h("input", { readonly: true, class: "invite-input", testid: "invite-link", value: inviteUrl || location.href });
-    const variant = (room.options && room.options.variant) || "sefode";
+    const linkInput = h("input", { readonly: true, class: "invite-input", testid: "invite-link", value: inviteUrl || location.href, "aria-label": t("room.copy_link") });
     const status = room.status === "paused" ? t("room.status_paused") : matchOn() ? t("room.status_playing") : t("room.status_waiting");
+    const rules = rs.spec ? rulesPage(rs.spec, room.options) : null;
     head.replaceChildren(
       h(
         "div",
         { class: "room-title" },
         h("h1", { testid: "room-name" }, room.name || room.id),
-        h("span", { class: "chip" }, t(`variant.${variant}`)),
+        rs.spec ? h("span", { class: "chip", testid: "room-game" }, matchTitle(rs.spec, room.options)) : null,
         h("span", { class: `chip status-${room.status}`, testid: "room-status" }, status),
         h("span", { class: "chip", testid: "spectators", title: t("room.spectators_title") }, tn("room.spectators_n", room.spectators ?? 0)),
+        rules ? h("a", { class: "chip rules-chip", href: `/rules/${encodeURIComponent(rules)}`, target: "_blank", rel: "noopener", testid: "room-rules" }, t("nav.rules")) : null,
       ),
       h(
         "div",
@@ -205,42 +315,70 @@ export async function renderRoom(ctx, roomId) {
   function drawMain() {
     const room = rs.room;
     if (!room) return;
-    const resolving = rs.resolving && Date.now() - rs.resolving.since < TRICK_SHOW_MS + TRICK_COLLECT_MS ? rs.resolving : null;
+    if (!rs.mod) {
+      main.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
+      return;
+    }
     if (rs.state && rs.room.match) {
-      const table = renderTable({
-        room,
-        state: rs.state,
-        onBid: (b) => act({ bid: b }),
-        onPlay: (card) => act({ play: card }),
-        animateTrick: resolving,
-      });
-      main.replaceChildren(table, controls());
+      const gctx = gameCtx();
+      let table;
+      try {
+        table = hook("renderTable")(gctx);
+      } catch (error) {
+        // A module that throws must not take the table away: fall back to the generic renderer.
+        console.error("game module failed to draw the table", error);
+        table = generic.renderTable(gctx);
+      }
+      table.dataset.testid = "table";
+      table.dataset.version = String(rs.state.version);
+      table.dataset.game = rs.spec.name;
+      main.replaceChildren(table, controls(gctx));
     } else {
       main.replaceChildren(seatingPanel(true));
     }
   }
 
-  function controls() {
-    const view = rs.state.view;
-    const seat = mySeat();
-    const seated = seat !== null && seat !== undefined && view.seat === seat;
+  /** What the platform offers now: the module's say (`offers`) over defaults from the capabilities. */
+  function offers(gctx) {
+    const view = gctx.view || {};
+    const seat = gctx.seat;
+    const out = gctx.seated && Array.isArray(view.alive) ? !view.alive[seat] : false;
+    const left = gctx.seated && Array.isArray(view.left) ? Boolean(view.left[seat]) : false;
+    const base = {
+      leave: capable("forfeit") && gctx.seated && !gctx.over && !out && !left,
+      show_hand: false,
+      join: capable("join") && !gctx.seated && !gctx.over && seatCount() < (rs.spec.max_seats || 0),
+      out: gctx.seated && !gctx.over && out,
+      pause: gctx.seated && !gctx.over && !out && !left,
+    };
+    const say = rs.mod && typeof rs.mod.offers === "function" ? rs.mod.offers(gctx) || {} : {};
+    const result = { ...base, ...say };
+    if (!capable("forfeit")) result.leave = false;
+    if (!capable("show_hand")) result.show_hand = false;
+    if (!capable("join")) result.join = false;
+    return result;
+  }
+
+  function controls(gctx) {
     const items = [];
-    if (seated && view.phase !== "over" && view.alive[seat] && !(view.left && view.left[seat])) {
-      if (view.variant === "7letras" && view.cards > 1 && !view.shown[seat] && Array.isArray(view.hands[seat]) && view.hands[seat].length) {
-        items.push(
-          h(
-            "button",
-            {
-              type: "button",
-              testid: "show-hand",
-              onclick: async () => {
-                if (await confirmDialog(t("controls.show_confirm"))) send({ type: "action", action: { show: true }, version: rs.state.version });
-              },
+    const offer = offers(gctx);
+    const version = () => rs.state.version;
+    if (offer.show_hand) {
+      items.push(
+        h(
+          "button",
+          {
+            type: "button",
+            testid: "show-hand",
+            onclick: async () => {
+              if (await confirmDialog(t("controls.show_confirm"))) send({ type: "action", action: { show: true }, version: version() });
             },
-            t("controls.show_hand"),
-          ),
-        );
-      }
+          },
+          t("controls.show_hand"),
+        ),
+      );
+    }
+    if (offer.pause) {
       const pause = rs.room.pause;
       const me = currentPlayer();
       const voted = Boolean(pause && me && (pause.votes || []).includes(me.player_id));
@@ -252,6 +390,8 @@ export async function renderRoom(ctx, roomId) {
           pause && pause.needed ? ` (${(pause.votes || []).length}/${pause.needed})` : "",
         ),
       );
+    }
+    if (offer.leave) {
       items.push(
         h(
           "button",
@@ -260,22 +400,21 @@ export async function renderRoom(ctx, roomId) {
             class: "danger",
             testid: "leave-match",
             onclick: async () => {
-              if (await confirmDialog(t("controls.leave_confirm"))) send({ type: "action", action: { leave: true }, version: rs.state.version });
+              if (await confirmDialog(t("controls.leave_confirm"))) send({ type: "action", action: { leave: true }, version: version() });
             },
           },
           t("controls.leave"),
         ),
       );
     }
-    if (seated && view.phase !== "over" && !view.alive[seat]) items.push(h("span", { class: "muted", testid: "you-are-out" }, t("controls.you_are_out")));
-    if (!seated && rs.room.match && view.phase !== "over") {
+    if (offer.out) items.push(h("span", { class: "muted", testid: "you-are-out" }, t("controls.you_are_out")));
+    if (!gctx.seated && rs.room.match && !gctx.over) {
       items.push(h("span", { class: "muted", testid: "spectating" }, t("room.spectating")));
-      const boundary = view.phase === "bidding" && view.bids.every((b) => b === null) && !view.shown.some(Boolean);
-      if (view.variant === "7letras" && boundary && view.seats < 8) {
+      if (offer.join) {
         items.push(
           h(
             "button",
-            { type: "button", class: "primary", testid: "join-table", onclick: () => send({ type: "action", action: { join: true }, version: rs.state.version }) },
+            { type: "button", class: "primary", testid: "join-table", onclick: () => send({ type: "action", action: { join: true }, version: version() }) },
             t("controls.join_table"),
           ),
         );
@@ -291,7 +430,8 @@ export async function renderRoom(ctx, roomId) {
     const room = rs.room;
     const me = currentPlayer();
     const owner = isOwner();
-    const between = !room.match || (rs.state && rs.state.view.phase === "over");
+    const between = !room.match || isOver();
+    const levels = (rs.spec && rs.spec.bot_levels) || DEFAULT_LEVELS;
     const rows = (room.seats || []).map((info) => {
       const s = info.seat;
       const mine = me && info.player_id === me.player_id;
@@ -309,7 +449,7 @@ export async function renderRoom(ctx, roomId) {
           "select",
           { testid: `seat-bot-${s}`, "aria-label": t("seat.bot_select", { n: s + 1 }) },
           h("option", { value: "", selected: !info.bot }, info.player_id ? t("seat.human") : t("seat.free")),
-          LEVELS.map((l) => h("option", { value: l, selected: info.bot === l }, t("seat.bot_level", { level: t(`level.${l}`) }))),
+          levels.map((l) => h("option", { value: l, selected: info.bot === l }, t("seat.bot_level", { level: t(`level.${l}`) }))),
         );
         sel.addEventListener("change", () => send({ type: "set_seat", seat: s, bot: sel.value || null }));
         actions.push(sel);
@@ -338,25 +478,16 @@ export async function renderRoom(ctx, roomId) {
       parts.push(h("p", { class: "muted", testid: "waiting-owner" }, t("room.waiting_owner")));
     }
     if (room.match && !between) parts.push(h("p", { class: "muted" }, t("room.next_match_note")));
-    const opts = room.options || {};
     parts.push(
       h(
         "p",
-        { class: "muted small" },
-        [
-          t(`variant.${opts.variant || "sefode"}`),
-          tn("room.seats_n", (room.seats || []).length),
-          opts.decks ? tn("room.decks_n", opts.decks) : null,
-          opts.lives ? tn("score.lives", opts.lives) : null,
-          opts.teams ? t("create.teams") : null,
-          opts.max_cards ? t("room.max_cards", { n: opts.max_cards }) : null,
-          room.clock_s ? t("room.clock", { s: room.clock_s }) : null,
-        ]
+        { class: "muted small", testid: "room-summary" },
+        [...optionSummary(rs.spec, room.options || {}), tn("room.seats_n", (room.seats || []).length), room.clock_s ? t("room.clock", { s: room.clock_s }) : null]
           .filter(Boolean)
           .join(" · "),
       ),
     );
-    if (room.last_match && large) parts.push(placementsBlock(room.last_match.placements, room.last_match.history_url, null, "last-placements"));
+    if (room.last_match && large) parts.push(placementsBlock(room.last_match, room.last_match.history_url, null, "last-placements"));
     if (large) parts.push(tournamentPanel(room, owner && between && !room.match && !room.last_match));
     return h("div", { class: `panel seating${large ? " large" : ""}`, testid: "seating" }, parts);
   }
@@ -413,14 +544,18 @@ export async function renderRoom(ctx, roomId) {
     return h("div", { class: "teams", testid: "teams" }, parts);
   }
 
-  function placementsBlock(placements, historyUrl, view, testid = "placements") {
+  /** The end of a match: its places (from match_end, else the view), or "no winner" when the outcome says so. */
+  function placementsBlock(result, historyUrl, view, testid = "placements") {
+    const placements = result && result.placements;
     if (!placements) return null;
-    const order = placements.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+    const noWinner = Boolean(result.no_winner || (result.outcome && result.outcome.no_winner));
+    const order = placements.map((place, seat) => ({ place, seat })).sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
     const me = mySeat();
     return h(
       "div",
-      { class: "placements", testid },
+      { class: "placements", testid, "data-no-winner": noWinner ? "1" : null },
       h("h2", {}, t("end.title")),
+      noWinner ? h("p", { class: "no-winner", testid: "no-winner" }, t("end.no_winner")) : null,
       h(
         "ol",
         { class: "place-list" },
@@ -428,10 +563,10 @@ export async function renderRoom(ctx, roomId) {
           h(
             "li",
             { class: seat === me ? "mine" : "", testid: `place-${seat}` },
-            placeBadge(place),
+            noWinner ? null : placeBadge(place),
             h("span", { class: "who" }, seatName(rs.room, seat, me)),
-            view && view.teams ? teamBadge(teamOf(rs.room, view, seat)) : null,
-            h("span", { class: "muted" }, t("end.place_n", { n: place })),
+            teamBadge(teamOf(rs.room, view, seat)),
+            noWinner ? null : h("span", { class: "muted" }, t("end.place_n", { n: place })),
           ),
         ),
       ),
@@ -440,18 +575,20 @@ export async function renderRoom(ctx, roomId) {
   }
 
   function drawOverlay() {
-    const view = rs.state && rs.state.view;
-    const placements = (rs.matchEnd && rs.matchEnd.placements) || (view && view.placements);
-    if (!placements || !view || view.phase !== "over" || rs.overlayClosedFor === rs.state.match_id) {
+    const state = rs.state;
+    const view = state && state.view;
+    const ended = matchEndFor(state);
+    const result = ended || (view && Array.isArray(view.placements) ? { placements: view.placements, no_winner: view.no_winner } : null);
+    if (!state || !result || !result.placements || !isOver() || rs.overlayClosedFor === state.match_id) {
       overlay.hidden = true;
       return;
     }
-    const url = (rs.matchEnd && rs.matchEnd.history_url) || (rs.room.last_match && rs.room.last_match.history_url) || `/api/matches/${rs.state.match_id}/history`;
+    const url = (ended && ended.history_url) || (rs.room.last_match && rs.room.last_match.history_url) || `/api/matches/${state.match_id}/history`;
     overlay.replaceChildren(
       h(
         "div",
-        { class: "panel end-panel" },
-        placementsBlock(placements, url, view),
+        { class: "panel end-panel", role: "dialog", "aria-modal": "false", "aria-label": t("end.title") },
+        placementsBlock(result, url, view),
         h(
           "div",
           { class: "row end" },
@@ -461,7 +598,7 @@ export async function renderRoom(ctx, roomId) {
               type: "button",
               testid: "end-close",
               onclick: () => {
-                rs.overlayClosedFor = rs.state.match_id;
+                rs.overlayClosedFor = state.match_id;
                 drawOverlay();
               },
             },
@@ -475,137 +612,49 @@ export async function renderRoom(ctx, roomId) {
   }
 
   function drawScore() {
-    if (!rs.state) {
+    if (!rs.state || !rs.mod) {
       panes.score.replaceChildren(h("p", { class: "muted" }, t("score.no_match")));
       return;
     }
-    const view = rs.state.view;
-    const me = mySeat();
-    const rows = [];
-    for (let s = 0; s < view.seats; s += 1) {
-      const team = teamOf(rs.room, view, s);
-      rows.push(
-        h(
-          "tr",
-          { class: `${s === me ? "mine" : ""}${view.alive[s] ? "" : " out"}`, testid: `score-row-${s}` },
-          h("td", {}, team ? h("span", { class: "team-symbol", style: { color: team.colour }, title: team.name }, team.symbol) : null, seatName(rs.room, s, me)),
-          h("td", {}, scoreEl(view, s)),
-          h("td", {}, view.bids[s] ?? "—"),
-          h("td", {}, view.won[s] ?? 0),
-          h("td", {}, view.placements ? placeBadge(view.placements[s]) : !view.alive[s] ? t("seat.out") : view.left && view.left[s] ? t("seat.left") : ""),
-        ),
-      );
-    }
-    const parts = [
-      h(
-        "table",
-        { class: "scoreboard", testid: "scoreboard" },
-        h("thead", {}, h("tr", {}, ["score.player", view.variant === "7letras" ? "score.letters" : "score.lives_head", "score.bid", "score.won", ""].map((k) => h("th", {}, k ? t(k) : "")))),
-        h("tbody", {}, rows),
-      ),
-    ];
-    const last = view.last_hand;
-    if (last) {
-      parts.push(
-        h(
-          "div",
-          { class: "last-hand", testid: "last-hand" },
-          h("h3", {}, t("score.last_hand", { n: last.number }), " · ", tn("table.cards_n", last.cards)),
-          last.void ? h("p", { class: "muted" }, t("score.void")) : null,
-          last.vira ? h("p", {}, t("table.vira"), " ", cardEl(last.vira, { size: "xs" })) : null,
-          h(
-            "ul",
-            {},
-            (last.bids || []).map((bid, s) => (bid === null ? null : h("li", {}, t("score.last_line", { name: seatName(rs.room, s, me), bid, won: last.won[s] })))),
-          ),
-          last.bolo ? h("p", { class: "muted" }, last.bolo.seat === null ? t("event.bolo_none", { n: last.bolo.value }) : t("event.bolo", { n: last.bolo.value, name: seatName(rs.room, last.bolo.seat, me) })) : null,
-        ),
-      );
-    }
-    panes.score.replaceChildren(...parts);
+    const el = hook("renderScore")(gameCtx());
+    panes.score.replaceChildren(...(el ? [el] : [h("p", { class: "muted" }, t("score.no_match"))]));
   }
 
-  function drawTricks() {
-    const view = rs.state && rs.state.view;
-    if (!view || !view.match_tricks) {
-      panes.tricks.replaceChildren(h("p", { class: "muted" }, t("tricks.none")));
-      return;
+  function drawGamePanes() {
+    const gctx = rs.mod ? gameCtx() : null;
+    for (const pane of gamePanes) {
+      const el = gctx && rs.state ? pane.render(gctx) : null;
+      panes[pane.id].replaceChildren(...(el ? [el] : []));
     }
-    const me = mySeat();
-    const groups = Object.entries(view.match_tricks);
-    if (!groups.length) {
-      panes.tricks.replaceChildren(h("p", { class: "muted" }, t("tricks.none")));
-      return;
-    }
-    panes.tricks.replaceChildren(
-      ...groups.map(([key, tricks]) => {
-        const title = key === "none" ? t("tricks.nobody") : key === "pending" ? t("tricks.pending") : seatName(rs.room, Number(key), me);
-        const total = tricks.reduce((sum, tr) => sum + (tr.value || 1), 0);
-        return h(
-          "details",
-          { class: "trick-group", testid: `tricks-${key}`, open: key === String(me) },
-          h("summary", {}, title, " ", h("span", { class: "muted" }, tn("tricks.count", tricks.length, { value: total }))),
-          h(
-            "ul",
-            {},
-            tricks.map((tr) =>
-              h(
-                "li",
-                { class: "trick-row" },
-                h("span", { class: "muted" }, t("tricks.hand_n", { n: tr.hand })),
-                tr.plays.map(([s, c]) => cardEl(c, { size: "xs", manilhas: view.manilhas, extraClass: s === tr.winner ? "won" : "" })),
-                tr.value > 1 ? h("span", { class: "chip melada" }, t("table.worth", { n: tr.value })) : null,
-                tr.winner === null ? h("span", { class: "chip" }, t("tricks.cancelled")) : null,
-              ),
-            ),
-          ),
-        );
-      }),
-    );
   }
 
-  function eventText(ev) {
-    const me = mySeat();
-    const name = (s) => seatName(rs.room, s, me);
+  function eventText(ev, gctx) {
+    const name = (s) => seatName(rs.room, s, gctx.seat);
     switch (ev.type) {
-      case "deal":
-        return t("event.deal", { n: ev.hand, cards: ev.cards, dealer: name(ev.dealer) });
-      case "bid":
-        return t("event.bid", { name: name(ev.seat), bid: ev.bid });
-      case "play":
-        return t("event.play", { name: name(ev.seat), card: cardShort(ev.card) });
-      case "trick":
-        return ev.winner === null ? t("event.trick_cancelled", { n: ev.value }) : t("event.trick", { name: name(ev.winner), n: ev.value });
-      case "bolo":
-        return ev.seat === null ? t("event.bolo_none", { n: ev.value }) : t("event.bolo", { n: ev.value, name: name(ev.seat) });
-      case "hand_end":
-        return ev.void ? t("event.hand_void", { n: ev.hand }) : t("event.hand_end", { n: ev.hand });
-      case "vira":
-        return t("event.vira", { card: cardShort(ev.card) });
-      case "show":
-        return t("event.show", { name: name(ev.seat), cards: (ev.cards || []).map(cardShort).join(" ") });
-      case "leave":
-        return t("event.leave", { name: name(ev.seat) });
-      case "join":
-        return t("event.join", { name: name(ev.seat) });
+      case "played_for":
+        return t(ev.reason === "absent" ? "event.played_for_absent" : "event.played_for_clock", { name: name(ev.seat) });
       case "match_end":
         return t("event.match_end");
-      default:
-        return null;
+      default: {
+        const text = hook("eventText")(ev, gctx);
+        if (text) return text;
+        if (ev.type === "leave") return t("event.leave", { name: name(ev.seat) });
+        if (ev.type === "join") return t("event.join", { name: name(ev.seat) });
+        return rs.mod && rs.mod !== generic ? null : generic.eventText(ev, gctx);
+      }
     }
   }
 
   function addLog(events) {
-    for (const ev of events || []) {
-      const text = eventText(ev);
-      if (text) rs.log.push(text);
-    }
+    for (const ev of events || []) rs.log.push(ev);
     if (rs.log.length > 200) rs.log.splice(0, rs.log.length - 200);
   }
 
   function drawLog() {
+    const gctx = rs.mod ? gameCtx() : null;
+    const lines = gctx ? rs.log.map((ev) => eventText(ev, gctx)).filter(Boolean) : [];
     panes.log.replaceChildren(
-      rs.log.length ? h("ol", { class: "log", testid: "log", reversed: true }, [...rs.log].reverse().slice(0, 80).map((line) => h("li", {}, line))) : h("p", { class: "muted" }, t("log.empty")),
+      lines.length ? h("ol", { class: "log", testid: "log", reversed: true }, [...lines].reverse().slice(0, 80).map((line) => h("li", {}, line))) : h("p", { class: "muted" }, t("log.empty")),
     );
   }
 
@@ -628,14 +677,14 @@ export async function renderRoom(ctx, roomId) {
 
   function drawRoomPane() {
     const tableShown = Boolean(rs.state && rs.room && rs.room.match);
-    panes.room.replaceChildren(...(tableShown ? [seatingPanel(false)] : []));
+    panes.room.replaceChildren(...(tableShown && rs.mod ? [seatingPanel(false)] : []));
   }
 
   function drawAll() {
     drawHead();
     drawMain();
     drawScore();
-    drawTricks();
+    drawGamePanes();
     drawLog();
     drawRoomPane();
     drawOverlay();
@@ -648,42 +697,53 @@ export async function renderRoom(ctx, roomId) {
   }
 
   // ---- messages
+  function onState(msg) {
+    const fresh = rs.state === null || rs.state.match_id !== msg.match_id;
+    rs.pendingAction = false;
+    if (fresh) rs.memory = {};
+    if (msg.recap && msg.recap.length && (fresh || !msg.events || !msg.events.length)) {
+      rs.log = [];
+      addLog(msg.recap);
+    } else addLog(msg.events);
+    if (fresh && msg.match_id !== rs.lastMatchId) rs.matchEnd = null;
+    rs.lastMatchId = msg.match_id;
+    rs.state = msg;
+    if (!rs.mod) return;
+    const gctx = gameCtx();
+    for (const ev of msg.events || []) {
+      if (ev.type === "played_for" && ev.seat === gctx.seat) {
+        toast(t(ev.reason === "absent" ? "event.played_for_you_absent" : "event.played_for_you_clock"), "error");
+      }
+    }
+    const moduleOnState = rs.mod.onState;
+    if (typeof moduleOnState === "function") moduleOnState(gctx);
+  }
+
   function onMessage(msg) {
     switch (msg.type) {
       case "hello":
         break;
       case "room":
         rs.room = msg.room;
-        if (!rs.room.match && rs.state && rs.state.view.phase !== "over") rs.state = null;
+        ensureGame(rs.room.game);
+        if (!rs.room.match && rs.state && !isOver()) rs.state = null;
         drawAll();
         break;
-      case "state": {
-        const fresh = rs.state === null || rs.state.match_id !== msg.match_id;
-        rs.pendingAction = false;
-        if (msg.recap && msg.recap.length && (fresh || !msg.events || !msg.events.length)) {
-          rs.log = [];
-          addLog(msg.recap);
-        } else addLog(msg.events);
-        if (fresh && msg.match_id !== rs.lastMatchId) rs.matchEnd = null;
-        rs.lastMatchId = msg.match_id;
-        rs.state = msg;
-        const tricks = (msg.events || []).filter((ev) => ev.type === "trick");
-        for (const ev of msg.events || []) {
-          if (ev.type === "bolo") toast(ev.seat === null ? t("event.bolo_none", { n: ev.value }) : t("event.bolo", { n: ev.value, name: seatName(rs.room, ev.seat, mySeat()) }));
-          if (ev.type === "show" && ev.seat !== mySeat()) toast(eventText(ev));
-        }
-        if (tricks.length) rs.resolving = { event: tricks[tricks.length - 1], since: Date.now() };
+      case "state":
+        onState(msg);
         if (rs.room) drawAll();
         break;
-      }
       case "match_end":
         rs.matchEnd = msg;
-        drawOverlay();
+        drawAll();
         break;
       case "chat":
+        // The room's stored chat comes again (marked recap) on every join: keep each message once, by its id.
+        if (msg.id !== undefined && rs.chat.some((m) => m.id === msg.id)) break;
         rs.chat.push(msg);
+        if (msg.recap && msg.id !== undefined) rs.chat.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
         if (rs.chat.length > 200) rs.chat.shift();
-        if (rs.tab !== "chat") rs.unread += 1;
+        if (rs.tab !== "chat" && !msg.recap) rs.unread += 1;
         drawChat();
         drawTabs();
         break;
@@ -698,8 +758,10 @@ export async function renderRoom(ctx, roomId) {
         } else if (msg.code === "room/not_found") {
           rs.conn.close();
           main.replaceChildren(h("p", { class: "error", testid: "room-error" }, errorText(msg)));
-        } else if (msg.code !== "action/stale_state") {
+        } else {
+          // Every refusal is shown (a stale submission included): the player must know their move did not count.
           toast(errorText(msg), "error");
+          if (rs.room && rs.mod) drawMain();
         }
         break;
       default:
@@ -746,6 +808,7 @@ export async function renderRoom(ctx, roomId) {
   ctx.onLeave(() => {
     clearInterval(clockTimer);
     rs.conn.close();
+    setActiveGame(null);
     banner("");
   });
 }

@@ -1,7 +1,24 @@
-// The table's WebSocket: joins the room, reconnects by itself with backoff, and hands messages to the page.
+// The table's WebSocket: authenticates (session cookie, or a first "auth" message; never a token in the URL),
+// joins the room, reconnects by itself with backoff, and hands messages to the page.
 import { getToken } from "./api.js";
+import { toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const BACKOFF_MS = [200, 500, 1000, 2000, 3000];
+
+/** Close codes the server ends a connection with (docs/protocol.md): the text that explains each one. */
+export const CLOSE_CODES = {
+  4401: "ws.closed_auth", // no valid session
+  4403: "ws.closed_origin", // the page is not this server's
+  4410: "ws.closed_session_ended", // logged out, logged out everywhere, or the account was deleted
+  4429: "ws.closed_limit", // too many messages or connections
+};
+/** After these the connection is not retried: a new session (or page) is needed. */
+const FINAL = new Set([4401, 4403, 4410]);
+
+export function closeText(code) {
+  return CLOSE_CODES[code] ? t(CLOSE_CODES[code]) : null;
+}
 
 export class RoomConnection {
   /**
@@ -25,12 +42,12 @@ export class RoomConnection {
   connect() {
     this.stopped = false;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const token = getToken();
-    const query = token ? `?token=${encodeURIComponent(token)}` : "";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws${query}`);
+    const socket = new WebSocket(`${scheme}://${location.host}/ws`);
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.attempt = 0;
+      const token = getToken();
+      if (token) socket.send(JSON.stringify({ type: "auth", token }));
       const join = { type: "join", room: this.roomId };
       if (this.access.password) join.password = this.access.password;
       if (this.access.invite) join.invite = this.access.invite;
@@ -48,10 +65,19 @@ export class RoomConnection {
       }
       if (msg && typeof msg === "object") this.onMessage(msg);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket || this.stopped) return;
+      const text = closeText(event.code);
+      if (text) toast(text, "error");
+      if (FINAL.has(event.code)) {
+        this.stopped = true;
+        this.socket = null;
+        this.onStatus("closed");
+        return;
+      }
       this.onStatus("reconnecting");
+      if (event.code === 4429) this.attempt = BACKOFF_MS.length - 1;
       const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
       this.retryTimer = setTimeout(() => this.connect(), delay);

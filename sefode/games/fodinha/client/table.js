@@ -1,65 +1,14 @@
-// The table: seats around an ellipse (you at the bottom), the trick in the middle, your hand and the bids below.
-// renderTable() is a pure function of the latest `state` and `room` messages, so a resync after a reload or a
-// reconnection simply draws again.
-import { backEl, cardEl, sortHand } from "./cards.js";
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+// Fodinha's table: seats around an ellipse (you at the bottom), the trick in the middle, your hand and the bids
+// below. renderTable() is a pure function of the latest `state` and `room` messages (through the shell's ctx), so a
+// resync after a reload or a reconnection simply draws again.
+import { backEl, cardEl, sortHand } from "/static/js/cards.js";
+import { h } from "/static/js/dom.js";
+import { t, tn } from "/static/js/i18n.js";
+import { clockEl, polar, seatAngle, seatInfo, seatName, teamOf } from "/static/js/seats.js";
 
 const LETTERS = ["F", "O", "D", "A", "S", "S", "E"];
 export const TRICK_SHOW_MS = 1100;
 export const TRICK_COLLECT_MS = 500;
-
-/** Where seat s sits around the table, as an angle in degrees (screen coordinates: 90 is the bottom). */
-export function seatAngle(seat, seats, base) {
-  const rel = (seat - base + seats) % seats;
-  return 90 + (rel * 360) / seats;
-}
-
-function polar(angle, rx, ry) {
-  const rad = (angle * Math.PI) / 180;
-  return { x: 50 + rx * Math.cos(rad), y: 50 + ry * Math.sin(rad) };
-}
-
-/** Seat name as the table shows it: the player's name, or "Bot (level)"; "(you)" for your own seat. */
-export function seatName(room, seat, mySeat, short = false) {
-  const seats = (room && room.match && room.match.seats) || (room && room.seats) || [];
-  const info = seats.find((s) => s.seat === seat) || seats[seat] || {};
-  const botName = short ? t("seat.bot_short", { n: seat + 1 }) : t("seat.bot_named", { n: seat + 1, level: t(`level.${info.bot}`) });
-  let name = info.name || (info.bot ? botName : t("seat.number", { n: seat + 1 }));
-  if (info.player_id && info.bot && info.name) name = t("seat.bot_covering", { name: info.name });
-  if (seat === mySeat) name = t("seat.you_named", { name });
-  return name;
-}
-
-export function seatInfo(room, seat) {
-  const seats = (room && room.match && room.match.seats) || (room && room.seats) || [];
-  return seats.find((s) => s.seat === seat) || seats[seat] || {};
-}
-
-/** The pair of a seat: {name, colour, symbol} from room.teams, or a default drawn from the view's units. */
-export function teamOf(room, view, seat) {
-  if (!view.teams) return null;
-  const teams = (room && room.teams) || [];
-  const byList = teams.find((team) => Array.isArray(team.seats) && team.seats.includes(seat));
-  const unit = view.teams[seat];
-  const team = byList || teams[unit] || {};
-  return {
-    index: unit,
-    name: team.name || t("team.default_name", { n: unit + 1 }),
-    colour: team.colour || ["#d33f49", "#2f6fdb", "#2e9d57", "#c98a12"][unit % 4],
-    symbol: team.symbol || ["♥", "♠", "♣", "♦"][unit % 4],
-  };
-}
-
-export function teamBadge(team) {
-  if (!team) return null;
-  return h(
-    "span",
-    { class: "team-badge", style: { "--team": team.colour }, title: team.name, testid: `team-badge-${team.index}` },
-    h("span", { class: "team-symbol" }, team.symbol),
-    h("span", { class: "team-name" }, team.name),
-  );
-}
 
 /** Lives as hearts (Se Fode) or the letters F-O-D-A-S-S-E taken (7 Letras). */
 export function scoreEl(view, seat) {
@@ -82,22 +31,7 @@ export function scoreEl(view, seat) {
   return h("span", { class: "hearts", title: label, "aria-label": label, testid: `score-${seat}` }, hearts);
 }
 
-function formatClock(deadline) {
-  if (!deadline) return "";
-  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  return `${left}s`;
-}
-
-/** Update every clock on the page; called on a timer. */
-export function tickClocks(root) {
-  for (const el of root.querySelectorAll("[data-deadline]")) {
-    const deadline = Number(el.dataset.deadline);
-    el.textContent = formatClock(deadline);
-    el.classList.toggle("low", deadline - Date.now() < 5000);
-  }
-}
-
-function seatBox(view, room, state, seat, base, mySeat) {
+function seatBox(ctx, view, room, seat, base, mySeat) {
   const angle = seatAngle(seat, view.seats, base);
   const pos = polar(angle, 41, 39);
   const info = seatInfo(room, seat);
@@ -150,9 +84,7 @@ function seatBox(view, room, state, seat, base, mySeat) {
         : t("table.bid_won", { bid, won: view.won[seat] }),
     ),
     status.length ? h("div", { class: "seat-tags" }, status) : null,
-    view.turn === seat && state.deadline && room.status !== "paused"
-      ? h("div", { class: "clock", "data-deadline": String(state.deadline), testid: `clock-${seat}` }, formatClock(state.deadline))
-      : null,
+    view.turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
     hand,
   );
 }
@@ -265,22 +197,29 @@ function myHand(view, mySeat, onPlay, paused) {
   return null;
 }
 
-/**
- * Draw the table. ctx: {room, state, onBid(b), onPlay(card), animateTrick: {event, since} or null}.
- */
+/** The last trick, shown for a moment after it is taken: {event, since} while it is still on the felt, else null. */
+function resolving(ctx) {
+  const r = ctx.memory.resolving;
+  return r && Date.now() - r.since < TRICK_SHOW_MS + TRICK_COLLECT_MS ? r : null;
+}
+
+/** Draw the table (the shell's ctx: docs/client-modules.md). */
 export function renderTable(ctx) {
   const { room, state } = ctx;
+  const onBid = (b) => ctx.act({ bid: b });
+  const onPlay = (card) => ctx.act({ play: card });
+  const animateTrick = resolving(ctx);
   const view = state.view;
   const mySeat = state.seat ?? view.seat ?? null;
   const base = mySeat ?? 0;
   const seats = [];
-  for (let s = 0; s < view.seats; s += 1) seats.push(seatBox(view, room, state, s, base, mySeat));
+  for (let s = 0; s < view.seats; s += 1) seats.push(seatBox(ctx, view, room, s, base, mySeat));
   const justPlayed = new Set((state.events || []).filter((ev) => ev.type === "play").map((ev) => ev.seat));
   const centre = h("div", { class: "trick-area", testid: "trick-area" }, trickCards(view.trick, view, base, null, justPlayed));
-  if (ctx.animateTrick) {
+  if (animateTrick) {
     // The last trick stays on the felt for a moment, its winning card lit, then slides to the winner's seat.
     // It survives redraws: `since` is when it was first shown.
-    const { event: ev, since } = ctx.animateTrick;
+    const { event: ev, since } = animateTrick;
     const elapsed = Date.now() - since;
     const overlay = h("div", { class: "trick-resolve", testid: "trick-resolve" }, trickCards(ev.plays, view, base, "resolved"));
     if (ev.winner === null || ev.winner === undefined) {
@@ -318,7 +257,7 @@ export function renderTable(ctx) {
     infoBar(view),
     h("div", { class: `felt${view.cards === 1 ? " one-card" : ""}`, testid: "felt" }, seats, centre),
     h("div", { class: `turn-line${view.turn === mySeat && view.phase !== "over" ? " mine" : ""}`, testid: "turn-line" }, turnText),
-    view.turn === mySeat && view.phase === "bidding" ? bidPanel(view, ctx.onBid, paused) : null,
-    myHand(view, mySeat, ctx.onPlay, paused),
+    view.turn === mySeat && view.phase === "bidding" ? bidPanel(view, onBid, paused) : null,
+    myHand(view, mySeat, onPlay, paused),
   );
 }

@@ -1,0 +1,355 @@
+"""The OpenAPI document of the HTTP API, served at ``GET /api/openapi.json`` and kept in ``docs/openapi.json``.
+
+``python -m sefode.server.openapi`` rewrites ``docs/openapi.json``; ``tests/server/test_server_openapi.py`` checks
+that the served document and the file are equal and runs schemathesis against the server with it.
+The prose is in ``docs/protocol.md`` and ``docs/accounts-api.md``; the WebSocket is described there only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from sefode.server import PROTOCOL
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_OBJECT: dict[str, Any] = {"type": "object"}
+
+
+def _answer(description: str, schema: dict[str, Any] | None = None, media: str = "application/json") -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {media: {"schema": schema}}
+    return out
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    text = {
+        400: "refused: the error's code says why (e.g. message/invalid)",
+        401: "no session (auth/required) or wrong credentials",
+        403: "not allowed (e.g. auth/bad_origin, room/not_owner)",
+        404: "not found",
+        409: "conflict (e.g. match/not_over, account/username_taken)",
+        413: "the body is over the size cap (message/too_large)",
+        429: "rate limited (rate/limited, auth/rate_limited, room/too_many)",
+    }
+    return {str(s): _answer(text[s], _ERROR) for s in statuses}
+
+
+def _op(
+    summary: str,
+    ok: dict[str, Any],
+    errors: tuple[int, ...] = (),
+    *,
+    body: dict[str, Any] | None = None,
+    params: list[dict[str, Any]] | None = None,
+    auth: bool = False,
+    tag: str = "server",
+) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "tags": [tag], "responses": {"200": ok, **_errors(*errors)}}
+    if body is not None:
+        op["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
+        op["responses"].update(_errors(413))
+    if params:
+        op["parameters"] = params
+    if auth:
+        op["security"] = [{"bearer": []}, {"cookie": []}]
+    return op
+
+
+def _path(name: str, max_length: int = 128) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string", "maxLength": max_length}}
+
+
+def _query(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema}
+
+
+def _body(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    return out
+
+
+_NAME = {"type": "string", "minLength": 1, "maxLength": 24, "description": "NFC text, no control characters"}
+_PAGE = [_query("page", {"type": "integer", "minimum": 1}), _query("per_page", {"type": "integer", "minimum": 1})]
+
+
+def spec() -> dict[str, Any]:
+    """The OpenAPI 3.0 document."""
+    session = _body({"name": _NAME}, ["name"])
+    room = _body(
+        {
+            "name": {"type": "string", "minLength": 1, "maxLength": 24},
+            "game": {"type": "string", "maxLength": 64},
+            "options": _OBJECT,
+            "bots": {"type": "object", "additionalProperties": {"type": "string", "enum": ["easy", "normal", "hard"]}},
+            "clock_s": {"type": "integer", "minimum": 5, "maximum": 300},
+            "visibility": {"type": "string", "enum": ["public", "password", "invite"]},
+            "password": {"type": "string", "minLength": 1, "maxLength": 128},
+            "sit": {"type": "boolean"},
+            "tournament": {"type": "integer", "enum": [3, 5]},
+        }
+    )
+    solo = _body(
+        {
+            "game": {"type": "string"},
+            "options": _OBJECT,
+            "variant": {"type": "string"},
+            "bots": {"type": "integer", "minimum": 1, "maximum": 7},
+            "level": {"type": "string", "enum": ["easy", "normal", "hard"]},
+            "teams": {"type": "boolean"},
+            "clock_s": {"type": "integer", "minimum": 5, "maximum": 300},
+        }
+    )
+    credentials = _body({"username": {"type": "string"}, "password": {"type": "string"}}, ["username", "password"])
+    register = _body({"username": {"type": "string"}, "password": {"type": "string"}, "name": _NAME})
+    paths: dict[str, Any] = {
+        "/api/health": {"get": _op("the server is up", _answer("ok", _OBJECT))},
+        "/api/openapi.json": {"get": _op("this document", _answer("the OpenAPI document", _OBJECT))},
+        "/api/session": {
+            "post": _op(
+                "start a guest session, or rename the current one (a fresh token either way)",
+                _answer("the session; sets the sefode_session cookie", {"$ref": "#/components/schemas/Session"}),
+                (400, 403, 429),
+                body=session,
+            )
+        },
+        "/api/me": {"get": _op("who the session is", _answer("the player", _OBJECT), (401,), auth=True)},
+        "/api/rooms": {
+            "get": _op(
+                "the lobby, a page at a time",
+                _answer("a page of rooms", {"$ref": "#/components/schemas/Lobby"}),
+                (400,),
+                params=[
+                    _query("offset", {"type": "integer", "minimum": 0}),
+                    _query("limit", {"type": "integer", "minimum": 0, "maximum": 100}),
+                ],
+            ),
+            "post": _op(
+                "create a room",
+                _answer("the room", _OBJECT),
+                (400, 401, 403, 429),
+                body=room,
+                auth=True,
+            ),
+        },
+        "/api/rooms/{room_id}": {
+            "get": _op("one room's summary", _answer("the room", _OBJECT), (404,), params=[_path("room_id", 64)])
+        },
+        "/api/solo": {
+            "post": _op(
+                "a solo match against bots, started at once",
+                _answer("the room", _OBJECT),
+                (400, 401, 403, 429),
+                body=solo,
+                auth=True,
+            )
+        },
+        "/api/invite/{token}": {
+            "get": _op("the room of an invite link", _answer("the room id", _OBJECT), (404,), params=[_path("token")])
+        },
+        "/api/matches/{match_id}/history": {
+            "get": _op(
+                "a finished match's history (sefode-history/1)",
+                _answer("the history", _OBJECT),
+                (404, 409),
+                params=[_path("match_id", 64)],
+            )
+        },
+        "/api/matches/{match_id}/replay": {
+            "get": _op(
+                "a finished match replayed by the engine",
+                _answer("history and replay", _OBJECT),
+                (404, 409),
+                params=[_path("match_id", 64)],
+            )
+        },
+        "/api/games": {"get": _op("every registered game's spec", _answer("the games", _OBJECT))},
+        "/api/rules/{page}": {
+            "get": _op(
+                "a rules page (Markdown, or HTML with format=html)",
+                _answer("the page", {"type": "string"}, "text/markdown"),
+                (404,),
+                params=[
+                    _path("page", 300),
+                    _query("lang", {"type": "string", "enum": ["pt-BR", "en"]}),
+                    _query("format", {"type": "string", "enum": ["html", "markdown"]}),
+                ],
+            )
+        },
+        "/api/account/register": {
+            "post": _op(
+                "register the session's guest (or a new player)",
+                _answer("Me and a fresh token", _OBJECT),
+                (400, 401, 403, 409, 429),
+                body=register,
+                tag="accounts",
+            )
+        },
+        "/api/account/login": {
+            "post": _op(
+                "log in (a fresh token; the browser's previous one is retired)",
+                _answer("Me and the token", _OBJECT),
+                (400, 401, 403, 429),
+                body=credentials,
+                tag="accounts",
+            )
+        },
+        "/api/account/logout": {
+            "post": _op(
+                "end this session (its WebSockets close with 4410)",
+                _answer("ok", _OBJECT),
+                (401, 403),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/logout-all": {
+            "post": _op(
+                "end every session of the account (every WebSocket closes with 4410)",
+                _answer("ok", _OBJECT),
+                (400, 401, 403),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/me": {
+            "get": _op("the signed-in player", _answer("Me", _OBJECT), (401,), auth=True, tag="accounts")
+        },
+        "/api/account/nickname": {
+            "post": _op(
+                "change the nickname",
+                _answer("the player", _OBJECT),
+                (400, 401, 403),
+                body=_body({"name": _NAME}, ["name"]),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/delete": {
+            "post": _op(
+                "delete the account (its nickname leaves rooms and team names too)",
+                _answer("ok", _OBJECT),
+                (400, 401, 403),
+                body=_body({"password": {"type": "string"}}, ["password"]),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/profile": {
+            "get": _op("the session's profile", _answer("Profile", _OBJECT), (400, 401), params=_PAGE, auth=True)
+        },
+        "/api/leaderboard": {
+            "get": _op(
+                "the leaderboard",
+                _answer("Leaderboard", _OBJECT),
+                (400,),
+                params=[_query("board", {"type": "string", "enum": ["medals", "trophies"]}), *_PAGE],
+                tag="accounts",
+            )
+        },
+        "/api/ratings": {
+            "get": _op("the games that keep a rating table", _answer("the games", _OBJECT), tag="accounts")
+        },
+        "/api/ratings/{game}": {
+            "get": _op(
+                "one game's rating table",
+                _answer("Ratings", _OBJECT),
+                (400, 404),
+                params=[_path("game", 64), *_PAGE, _query("me", {"type": "string", "enum": ["1", "true"]})],
+                tag="accounts",
+            )
+        },
+        "/api/players/{player_id}": {
+            "get": _op(
+                "a player's profile",
+                _answer("Profile", _OBJECT),
+                (400, 404),
+                params=[_path("player_id", 64), *_PAGE],
+                tag="accounts",
+            )
+        },
+        "/api/tournaments/{tournament_id}": {
+            "get": _op(
+                "a tournament",
+                _answer("Tournament", _OBJECT),
+                (404,),
+                params=[_path("tournament_id", 64)],
+                tag="accounts",
+            )
+        },
+        "/api/rooms/{room_id}/tournament": {
+            "get": _op(
+                "a room's latest tournament",
+                _answer("Tournament", _OBJECT),
+                (404,),
+                params=[_path("room_id", 64)],
+                tag="accounts",
+            ),
+            "post": _op(
+                "declare the room a tournament, before its first match",
+                _answer("Tournament", _OBJECT),
+                (400, 401, 403, 404, 409),
+                body=_body({"matches": {"type": "integer", "enum": [3, 5]}}),
+                params=[_path("room_id", 64)],
+                auth=True,
+                tag="accounts",
+            ),
+        },
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Se Fode HTTP API",
+            "version": PROTOCOL if isinstance(PROTOCOL, str) else str(PROTOCOL),
+            "description": "The HTTP half of docs/protocol.md and docs/accounts-api.md. Every refusal is a 4xx "
+            'with {"error": {"code", "message"}}; the promises are in docs/security.md.',
+        },
+        "paths": paths,
+        "components": {
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "sefode_session"},
+            },
+            "schemas": {
+                "Error": _body(
+                    {"error": _body({"code": {"type": "string"}, "message": {"type": "string"}}, ["code", "message"])},
+                    ["error"],
+                ),
+                "Session": _body(
+                    {"token": {"type": "string"}, "player_id": {"type": "string"}, "name": {"type": "string"}},
+                    ["token", "player_id", "name"],
+                ),
+                "Lobby": _body(
+                    {
+                        "rooms": {"type": "array", "items": _OBJECT},
+                        "total": {"type": "integer"},
+                        "offset": {"type": "integer"},
+                        "limit": {"type": "integer"},
+                        "next": {"type": "integer", "nullable": True},
+                    },
+                    ["rooms", "total", "offset", "limit", "next"],
+                ),
+            },
+        },
+    }
+
+
+def dumps() -> str:
+    return json.dumps(spec(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    DOC.write_text(dumps(), encoding="utf-8")
+    print(f"wrote {DOC}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

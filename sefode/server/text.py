@@ -1,0 +1,188 @@
+"""The one text rule for every string that comes from outside (docs/security.md, "Text").
+
+Names, chat, passwords, room names, team names and symbols, invites and ``ref``: a string is accepted only when it
+is valid Unicode (no lone surrogate, which JSON's ``\\ud800`` escape can smuggle in), holds no NUL nor other control
+character (chat may hold line breaks and tabs), is NFC-normalised, and its length (in code points, after
+normalisation) is within the field's limits. A refusal is a ``TextError`` with a readable reason; the WebSocket and
+the HTTP routes answer it as ``message/invalid``.
+
+It also decodes JSON from outside with a nesting limit (``loads``), so that no parser recursion is reachable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+MAX_DEPTH = 32
+"""How deeply a JSON document from outside may nest (objects and arrays)."""
+
+NAME_MAX = 24
+ROOM_NAME_MAX = 24
+CHAT_MAX = 500
+PASSWORD_MAX = 128
+SYMBOL_MAX = 2
+TOKEN_MAX = 128
+REF_MAX = 64
+REF_INT_MAX = 2**53 - 1
+"""A numeric ``ref`` is a JSON-safe integer (|ref| <= 2**53 - 1): it is echoed back, and every peer reads it."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class TextError(ValueError):
+    """A string from outside that breaks the text rule; ``message`` says why, readably."""
+
+    code = "message/invalid"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def has_lone_surrogate(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def printable(value: object, limit: int = 80) -> str:
+    """``repr`` of an outside value, safe to print or to put in JSON: lone surrogates replaced, at most ``limit``
+    characters (a huge string is never echoed whole)."""
+    try:
+        text = repr(value) if not isinstance(value, str) else repr(value[: limit + 1])
+    except (RecursionError, ValueError):
+        text = f"<{type(value).__name__}>"
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clean(
+    key: str,
+    value: object,
+    lo: int,
+    hi: int,
+    *,
+    strip: bool = True,
+    multiline: bool = False,
+) -> str:
+    """``value`` as an accepted string for field ``key`` (NFC, stripped when ``strip``), or TextError."""
+    if not isinstance(value, str):
+        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+    if len(value) > 4 * hi + 16:  # decide on obviously long strings before normalising them
+        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+    if has_lone_surrogate(value):
+        raise TextError(f"'{key}' is not valid Unicode (it holds a lone surrogate)")
+    if "\x00" in value:
+        raise TextError(f"'{key}' must not contain a NUL character")
+    if (_CONTROL_MULTILINE if multiline else _CONTROL).search(value):
+        raise TextError(f"'{key}' must not contain control characters")
+    text = unicodedata.normalize("NFC", value)
+    if strip:
+        text = text.strip()
+    if not lo <= len(text) <= hi:
+        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+    return text
+
+
+def name(value: object, key: str = "name") -> str:
+    """A nickname or a team name: 1 to 24 characters."""
+    return clean(key, value, 1, NAME_MAX)
+
+
+def room_name(value: object) -> str:
+    return clean("name", value, 1, ROOM_NAME_MAX)
+
+
+def chat(value: object) -> str:
+    return clean("text", value, 1, CHAT_MAX, multiline=True)
+
+
+def password(value: object, key: str = "password", lo: int = 1, hi: int = PASSWORD_MAX) -> str:
+    """A password: kept as typed (not stripped), NFC-normalised so that the same text typed on any keyboard matches."""
+    return clean(key, value, lo, hi, strip=False)
+
+
+def token(value: object, key: str, hi: int = TOKEN_MAX) -> str:
+    """An identifier the server issued (room id, invite token): ASCII letters, digits, ``_`` and ``-`` only."""
+    if not isinstance(value, str) or not 1 <= len(value) <= hi or not _TOKEN.fullmatch(value):
+        raise TextError(f"'{key}' must be a link token of 1 to {hi} letters, digits, '_' or '-'")
+    return value
+
+
+def ref(value: object) -> str | int | None:
+    """A message's ``ref``: null, a string of at most 64 characters, or a whole number with |ref| <= 2**53 - 1."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if -REF_INT_MAX <= value <= REF_INT_MAX:
+            return value
+        raise TextError("'ref' must be a whole number from -(2**53 - 1) to 2**53 - 1")
+    if isinstance(value, str):
+        return clean("ref", value, 0, REF_MAX, strip=False)
+    raise TextError(f"'ref' must be a string of at most {REF_MAX} characters or a whole number")
+
+
+def check_strings(value: Any, where: str = "message") -> None:
+    """Every string in a decoded JSON value (keys included) is valid Unicode without NUL; TextError otherwise."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if has_lone_surrogate(item):
+                raise TextError(f"the {where} holds a string that is not valid Unicode (a lone surrogate)")
+            if "\x00" in item:
+                raise TextError(f"the {where} holds a string with a NUL character")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def depth_exceeds(raw: str | bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON text nests objects/arrays deeper than ``limit`` (a linear scan, no recursion)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(raw: str | bytes, *, max_depth: int = MAX_DEPTH, where: str = "message") -> Any:
+    """Decode JSON from outside: TextError (never RecursionError nor a huge-integer ValueError escaping) when it is
+    not JSON, nests deeper than ``max_depth``, uses NaN/Infinity, or holds a string that breaks the text rule."""
+    if depth_exceeds(raw, max_depth):
+        raise TextError(f"the {where} nests deeper than {max_depth} levels")
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        raise TextError(f"the {where} must be one JSON object") from None
+    check_strings(data, where)
+    return data
