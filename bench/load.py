@@ -167,7 +167,12 @@ async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> li
             room_id = created.json()["room_id"]
             out = []
             for s, token in enumerate(tokens):
-                ws = await connect(f"{ws_base}/ws?token={token}", max_size=2**20, ping_interval=None)
+                ws = await connect(
+                    f"{ws_base}/ws",
+                    additional_headers={"authorization": f"Bearer {token}"},  # never a token in the URL
+                    max_size=2**20,
+                    ping_interval=None,
+                )
                 await ws.recv()  # hello
                 await ws.send(json.dumps({"type": "join", "room": room_id}))
                 await ws.recv()  # room

@@ -63,6 +63,11 @@ end
 return 0
 """
 
+_CATCH_UP = """
+if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end
+return 1
+"""
+
 
 @dataclass
 class Lease:
@@ -138,6 +143,7 @@ class Cluster:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._catch_up = self.redis.register_script(_CATCH_UP)
 
     # ------------------------------------------------------------------ life cycle
     async def open(self) -> None:
@@ -243,6 +249,11 @@ class Cluster:
         except Exception as err:
             logs.error("cluster.acquire_failed", err, room=room_id, epoch=epoch)
             self.leases.pop(room_id, None)
+            if isinstance(err, FencedOut) and err.current is not None:
+                # Redis handed out an epoch below the store's (it lost data): catch the counter up; the next
+                # attempt gets a higher one.
+                with contextlib.suppress(Exception):
+                    await self._catch_up(keys=[f"{self.prefix}epoch:{room_id}"], args=[err.current])
             with contextlib.suppress(Exception):
                 await self._release(
                     keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}leases"],

@@ -172,9 +172,15 @@ class Hub:
             await self.cluster.lose(room.id, "fenced")
 
     async def save_room(self, room: Room) -> None:
+        if self.cluster is None:
+            await self.db(self.store.save_room, room.id, room.data(), room.visibility, room.invite_token)
+            return
         await self.room_write(room, save_room_on, room.id, room.data(), room.visibility, room.invite_token)
 
     async def create_match(self, room: Room, *args: Any) -> None:
+        if self.cluster is None:
+            await self.db(self.store.create_match, *args)
+            return
         await self.room_write(room, create_match_on, *args)
 
     async def room_exists(self, room_id: str) -> bool:

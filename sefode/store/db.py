@@ -99,12 +99,14 @@ _FENCE = sa.text(
     "INSERT INTO room_fences (room_id, epoch, node, updated_at) VALUES (:room, :epoch, :node, :at) "
     "ON CONFLICT (room_id) DO UPDATE SET epoch = excluded.epoch, node = excluded.node, "
     "updated_at = excluded.updated_at "
-    "WHERE room_fences.epoch <= excluded.epoch RETURNING epoch"
+    "WHERE room_fences.epoch < excluded.epoch "
+    "OR (room_fences.epoch = excluded.epoch AND room_fences.node = excluded.node) RETURNING epoch"
 )
 
 
 def check_fence(conn: sa.Connection, fence: Fence) -> None:
-    """Raise the room's epoch to ``fence``'s, or refuse (``FencedOut``) when the room's is newer. Run it in the
+    """Raise the room's epoch to ``fence``'s, or refuse (``FencedOut``) when the room's is newer, or the same
+    epoch held by another node (a Redis that lost its counter hands an epoch out twice). Run it in the
     transaction of the writes it guards: the row stays locked until they commit, so a newer owner's bump waits for
     them, and everything a stale owner wrote before the bump is in the log the newer owner then reads."""
     room, epoch, node = fence

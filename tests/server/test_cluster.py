@@ -58,7 +58,11 @@ class Human:
         while self.ended is None:
             try:
                 async with connect(
-                    f"{ws_base}/ws?token={self.token}", open_timeout=3, ping_interval=None, close_timeout=1
+                    f"{ws_base}/ws",
+                    additional_headers={"authorization": f"Bearer {self.token}"},
+                    open_timeout=3,
+                    ping_interval=None,
+                    close_timeout=1,
                 ) as ws:
                     self.connections += 1
                     await self._play(ws, start, ready)
@@ -290,8 +294,8 @@ async def _timeout_case(rig: Rig) -> None:
     room_id = (await _post(base, "/api/rooms", {"name": "x", "options": OPTIONS}, token))["room_id"]
     epoch = rig.epoch(room_id)
     assert rig.owner(room_id) == "n1" and epoch is not None
-    ws_n2 = f"ws://127.0.0.1:{rig.ports['n2']}/ws?token={token}"
-    async with connect(ws_n2, ping_interval=None) as ws:
+    ws_n2 = f"ws://127.0.0.1:{rig.ports['n2']}/ws"
+    async with connect(ws_n2, ping_interval=None, additional_headers={"authorization": f"Bearer {token}"}) as ws:
         assert json.loads(await ws.recv())["type"] == "hello"
         for _ in range(3):
             await ws.send(json.dumps({"type": "join", "room": room_id}))

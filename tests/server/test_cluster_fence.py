@@ -58,6 +58,17 @@ def test_a_stale_epoch_is_refused_and_writes_nothing(store: Store) -> None:
     assert store.fence_of("r1") == 2
 
 
+def test_the_same_epoch_from_another_node_is_refused(store: Store) -> None:
+    """A Redis that lost its epoch counter may hand epoch 1 out again: the second node to use it is refused."""
+    _room(store, ("r1", 1, "a"))
+    with pytest.raises(FencedOut) as refused:
+        store.run_fenced(("r1", 1, "b"), lambda conn: None)
+    assert refused.value.current == 1
+    store.run_fenced(("r1", 1, "a"), lambda conn: None)  # the holder itself goes on
+    store.run_fenced(("r1", 2, "b"), lambda conn: None)
+    assert store.fence_of("r1") == 2
+
+
 def test_a_group_commit_with_one_stale_write_commits_the_others(store: Store) -> None:
     _room(store, ("r1", 5, "a"))
     store.run_fenced(("r2", 3, "a"), save_room_on, "r2", {"name": "r2"}, "public", "inv-r2")
