@@ -36,6 +36,10 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH_LIMITS = json.dumps(
+    {"sessions_burst": 1e9, "rooms_burst": 1e9, "player_messages_burst": 1e9, "player_messages_per_s": 1e9}
+)
+"""Every player of the load connects from this one address: the per-client limits would refuse them."""
 
 
 def free_port() -> int:
@@ -76,6 +80,8 @@ class Stats:
     server_cpu: float = 0.0
     client_cpu: float = 0.0
     last_seen: dict[str, int] = field(default_factory=dict)
+    last_message: float = 0.0
+    dropped: int = 0
 
 
 class Seat:
@@ -101,6 +107,7 @@ class Seat:
                 if stop.is_set():
                     return
                 message = orjson.loads(raw)
+                self.stats.last_message = time.perf_counter()
                 kind = message["type"]
                 if kind == "state":
                     await self.on_state(message)
@@ -123,7 +130,9 @@ class Seat:
                     elif code != "action/stale_state":
                         self.stats.refused += 1
         except Exception:
-            return
+            pass
+        if not stop.is_set():
+            self.stats.dropped += 1  # the server closed it (e.g. pings unanswered while the client was starved)
 
     async def on_state(self, message: dict[str, Any]) -> None:
         self.last_state = message
@@ -299,7 +308,11 @@ async def run_all(
         await asyncio.sleep(0.3)
     for seat in seats:
         seat.paused = True
-    await asyncio.sleep(1.0)  # what is in flight lands: then every seat's last view is the log's last action
+    # What is in flight lands (no state message for 2 s, 30 s at most): then every seat's last view counts the
+    # log's last action.
+    quiet_until = time.perf_counter() + 30
+    while time.perf_counter() < quiet_until and time.perf_counter() - stats.last_message < 2.0:
+        await asyncio.sleep(0.1)
     stats.last_seen = {}
     for seat in seats:
         if seat.last_state is not None:
@@ -324,6 +337,7 @@ def start_single(folder: Path, log: Any) -> tuple[str, list[int], Any]:
         "DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
         "SEFODE_ECHO": "1",
         "SEFODE_BOT_DELAY_S": "0",
+        "SEFODE_LIMITS": BENCH_LIMITS,
     }
     sefode = Path(sys.executable).parent / "sefode"
     server = subprocess.Popen(
@@ -359,7 +373,7 @@ def start_cluster(folder: Path, nodes: int, stack: contextlib.ExitStack) -> tupl
     sys.path.insert(0, str(ROOT / "tests" / "server"))
     from cluster_helpers import cluster
 
-    env = {"SEFODE_ECHO": "1", "SEFODE_BOT_DELAY_S": "0"}
+    env = {"SEFODE_ECHO": "1", "SEFODE_BOT_DELAY_S": "0", "SEFODE_LIMITS": BENCH_LIMITS}
     rig = stack.enter_context(cluster(folder, nodes=nodes, ttl_ms=3000, env=env))
     pids = {name: proc.pid for name, proc in rig.procs.items()}
     assert rig.nginx is not None
@@ -387,10 +401,12 @@ def log_check(database_url: str, last_seen: dict[str, int]) -> dict[str, int]:
     finally:
         store.close()
     stored = {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
-    mismatches = sum(1 for mid, seen in last_seen.items() if stored.get(mid, (0, -1)) != (seen, seen - 1))
+    mismatches = [(mid, seen, stored.get(mid, (0, -1))) for mid, seen in last_seen.items()]
+    bad = [(seen, held) for _mid, seen, held in mismatches if held != (seen, seen - 1)]
     return {
         "matches_checked": len(last_seen),
-        "log_mismatches": mismatches,
+        "log_mismatches": len(bad),
+        "log_mismatch_examples": bad[:3],
         "stored_actions": sum(c for c, _ in stored.values()),
     }
 
@@ -492,6 +508,7 @@ def main() -> int:
         "matches_finished": stats.matches,
         "refused": stats.refused,
         "refused_codes": stats.codes,
+        "connections_dropped": stats.dropped,
         "server_rss_idle_mb": round(rss_idle, 1),
         "server_rss_mb": round(rss_load, 1),
         "rss_per_room_kb": round((rss_load - rss_idle) * 1024 / args.rooms, 1),

@@ -45,6 +45,7 @@ def serve(
         redis_url=redis_url,
         lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
         public_url=public_url,
+        limits=_limits_from_env(),
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -68,6 +69,20 @@ def serve(
     server = _draining_server(config, app.state.hub)
     server.run()
     return 0
+
+
+def _limits_from_env() -> Any:
+    """``SEFODE_LIMITS``: a JSON object overriding fields of ``sefode.server.limits.Limits`` (``bench/load.py``
+    opens thousands of sessions from one address), e.g. ``{"sessions_burst": 1e9}``; unset: the defaults."""
+    import dataclasses
+    import json
+
+    from sefode.server.limits import Limits
+
+    raw = os.environ.get("SEFODE_LIMITS")
+    if not raw:
+        return None
+    return dataclasses.replace(Limits(), **json.loads(raw))
 
 
 def _draining_server(config: Any, hub: Any) -> Any:
