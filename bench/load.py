@@ -36,10 +36,7 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH_LIMITS = json.dumps(
-    {"sessions_burst": 1e9, "rooms_burst": 1e9, "player_messages_burst": 1e9, "player_messages_per_s": 1e9}
-)
-"""Every player of the load connects from this one address: the per-client limits would refuse them."""
+BENCH_LIMITS = "off"  # every player of the load connects from this one address
 
 
 def free_port() -> int:
@@ -382,7 +379,7 @@ def start_cluster(folder: Path, nodes: int, stack: contextlib.ExitStack) -> tupl
     return rig.base, pids, rig.database_url
 
 
-def log_check(database_url: str, last_seen: dict[str, int]) -> dict[str, int]:
+def log_check(database_url: str, last_seen: dict[str, int]) -> dict[str, Any]:
     """Per match the clients were in: does the store hold exactly the actions the clients' last views counted?"""
     sys.path.insert(0, str(ROOT))
     import sqlalchemy as sa

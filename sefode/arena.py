@@ -42,6 +42,10 @@ class SeatStats:
     wins: int = 0
     places: list[int] = field(default_factory=list)
     decision_s: list[float] = field(default_factory=list)
+    faults: dict[str, int] = field(default_factory=dict)
+    """Decisions lost to a default move (a program that crashed, hung past its budget, or answered illegally)."""
+    scores: list[float] = field(default_factory=list)
+    """Final scores (``Outcome.scores``) when the game gives numbers."""
 
     def to_json(self) -> dict[str, Any]:
         ms = sorted(d * 1000.0 for d in self.decision_s)
@@ -54,11 +58,23 @@ class SeatStats:
             "win_share": round(self.wins / matches, 4) if matches else None,
             "win_share_ci95": [round(low, 4), round(high, 4)],
             "mean_place": round(statistics.fmean(self.places), 4) if self.places else None,
+            "mean_score": round(statistics.fmean(self.scores), 4) if self.scores else None,
+            "mean_score_ci95": _mean_interval(self.scores),
             "decisions": len(ms),
             "decision_ms_p50": round(_quantile(ms, 0.50), 4),
             "decision_ms_p95": round(_quantile(ms, 0.95), 4),
             "decision_ms_max": round(ms[-1], 4) if ms else 0.0,
+            "faults": dict(sorted(self.faults.items())),
         }
+
+
+def _mean_interval(values: Sequence[float]) -> list[float] | None:
+    """A normal-approximation 95% interval of the mean (None with fewer than two values)."""
+    if len(values) < 2:
+        return None
+    mean = statistics.fmean(values)
+    half = 1.959964 * statistics.stdev(values) / math.sqrt(len(values))
+    return [round(mean - half, 4), round(mean + half, 4)]
 
 
 def _quantile(sorted_values: Sequence[float], q: float) -> float:
@@ -121,6 +137,8 @@ class ArenaResult:
     workers: int = 1
     think_ms: float = 200.0
     pairs: dict[tuple[str, str], float] = field(default_factory=dict)
+    no_winner: int = 0
+    """Matches that ended with no winner (they count as a loss for every seat)."""
 
     def kinds(self) -> dict[str, dict[str, Any]]:
         """Per kind of player: entrants, matches played (entrant-matches), wins, share with 95% CI, rating."""
@@ -152,6 +170,7 @@ class ArenaResult:
             "rotation": self.rotation,
             "workers": self.workers,
             "think_ms": self.think_ms,
+            "no_winner": self.no_winner,
             "seats": [s.to_json() for s in self.seats],
             "kinds": self.kinds(),
         }
@@ -179,6 +198,11 @@ class MatchResult:
     decisions: int
     hands: int
     elapsed_s: float
+    scores: list[float] | None = None
+    """Per entrant, when the game's outcome has numeric scores."""
+    no_winner: bool = False
+    faults: list[dict[str, int]] = field(default_factory=list)
+    """Per entrant: decisions lost to a default move, by cause."""
 
 
 def plan_matches(n: int, matches: int, seed: int, rotation: str) -> list[MatchPlan]:
@@ -212,24 +236,35 @@ def play_match(
     times: list[list[float]] = [[] for _ in range(n)]
     clock = time.perf_counter
     start = clock()
-    state = game.new_match(options, plan.game_seed)
     decisions = 0
-    while True:
-        waiting = game.awaiting(state)
-        if not waiting:
-            break
-        for seat in sorted(waiting):
-            t0 = clock()
-            action = players[seat].choose(Seen(game, state, seat))
-            times[entrant_at[seat]].append(clock() - t0)
-            game.apply_fast(state, seat, action)
-            decisions += 1
-    elapsed = clock() - start
-    outcome = game.outcome(state)
-    assert outcome is not None
+    outcome = None
+    try:
+        state = game.new_match(options, plan.game_seed)
+        while True:
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            for seat in sorted(waiting):
+                t0 = clock()
+                action = players[seat].choose(Seen(game, state, seat))
+                times[entrant_at[seat]].append(clock() - t0)
+                game.apply_fast(state, seat, action)
+                decisions += 1
+        elapsed = clock() - start
+        outcome = game.outcome(state)
+        assert outcome is not None
+    finally:  # programs are told the result and stopped, whatever happened
+        for player in players:
+            player.finish(list(outcome.placements) if outcome is not None else None)
     hands = len(game.report(state).get("hands", []))
     places = [outcome.placements[plan.seat_of[e]] for e in range(n)]
-    return MatchResult(plan.index, places, times, decisions, hands, elapsed)
+    scores = None
+    if outcome.scores is not None and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in outcome.scores
+    ):
+        scores = [float(outcome.scores[plan.seat_of[e]]) for e in range(n)]
+    faults = [dict(players[plan.seat_of[e]].faults) for e in range(n)]
+    return MatchResult(plan.index, places, times, decisions, hands, elapsed, scores, outcome.no_winner, faults)
 
 
 def _play_job(job: Job) -> MatchResult:
@@ -269,16 +304,22 @@ def simulate(
     decisions = hands = 0
     elapsed = 0.0
     pairs: dict[tuple[str, str], float] = {}
+    no_winner = 0
     results = _results(jobs, workers)
     for result in tqdm(results, total=len(jobs), disable=not progress, file=sys.stderr, unit="match"):
         decisions += result.decisions
         hands += result.hands
         elapsed += result.elapsed_s
         for i, place in enumerate(result.places):
+            for fault, count in (result.faults[i] if result.faults else {}).items():
+                stats[i].faults[fault] = stats[i].faults.get(fault, 0) + count
             stats[i].places.append(place)
             stats[i].decision_s.extend(result.decision_s[i])
             if place == 1:
                 stats[i].wins += 1
+            if result.scores is not None:
+                stats[i].scores.append(result.scores[i])
+        no_winner += result.no_winner
         for i in range(n):
             for j in range(n):
                 if i == j or seats[i] == seats[j]:
@@ -287,13 +328,14 @@ def simulate(
                 score = 1.0 if a < b else 0.5 if a == b else 0.0
                 key = (seats[i], seats[j])
                 pairs[key] = pairs.get(key, 0.0) + score
-    return ArenaResult(matches, elapsed, decisions, hands, stats, rotation, workers, think_ms, pairs)
+    return ArenaResult(matches, elapsed, decisions, hands, stats, rotation, workers, think_ms, pairs, no_winner)
 
 
 def format_table(result: ArenaResult) -> str:
     lines = [
         f"{result.matches} matches ({result.rotation} seating, {result.workers} worker(s)), {result.hands} hands, "
-        f"{result.decisions} decisions, {result.elapsed_s:.2f} s of play",
+        f"{result.decisions} decisions, {result.elapsed_s:.2f} s of play"
+        + (f", {result.no_winner} with no winner" if result.no_winner else ""),
         f"{'seat':>4}  {'player':<8} {'wins':>6} {'win %':>6} {'95% CI':>13} {'mean place':>10} {'p50 ms':>8} "
         f"{'p95 ms':>8}",
     ]
@@ -304,7 +346,12 @@ def format_table(result: ArenaResult) -> str:
         lines.append(
             f"{s.seat:>4}  {s.player:<8} {s.wins:>6} {share:>5.1f}% {100 * low:>5.1f}-{100 * high:>5.1f}% "
             f"{row['mean_place'] or 0:>10.3f} {row['decision_ms_p50']:>8.3f} {row['decision_ms_p95']:>8.3f}"
+            + (f"  mean score {row['mean_score']:.1f}" if row["mean_score"] is not None else "")
         )
+    for s in result.seats:
+        if s.faults:
+            causes = ", ".join(f"{n} {cause}" for cause, n in sorted(s.faults.items()))
+            lines.append(f"seat {s.seat} ({s.player}) lost decisions to the default move: {causes}")
     lines.append(f"{'kind':<8} {'played':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} {'rating':>7}")
     for kind, row in result.kinds().items():
         low, high = row["win_share_ci95"]

@@ -1,4 +1,4 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``games``, ``demo``."""
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``demo``."""
 
 from __future__ import annotations
 
@@ -51,9 +51,26 @@ def parse_option_args(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def split_seats(text: str, kinds: Sequence[str]) -> list[str]:
+    """The ``--seats`` list: comma-separated player kinds; a ``cmd:`` entry runs to the next known kind or ``cmd:``,
+    so a program's command line may hold commas.
+
+    >>> split_seats("cmd:python bot.py --x 1,2,hard, normal", ["hard", "normal"])
+    ['cmd:python bot.py --x 1,2', 'hard', 'normal']
+    """
+    seats: list[str] = []
+    for piece in text.split(","):
+        name = piece.strip()
+        if seats and seats[-1].startswith("cmd:") and name not in kinds and not name.startswith("cmd:"):
+            seats[-1] += "," + piece
+        else:
+            seats.append(name)
+    return seats
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
-    from sefode.bots.base import player_kinds
+    from sefode.bots.base import is_player_kind, player_kinds
     from sefode.engine import get_game
 
     def fail(message: str) -> int:
@@ -68,7 +85,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.variant is not None:
         options["variant"] = args.variant
     spec = game.spec
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    seats = split_seats(args.seats, player_kinds()) if args.seats else None
     players = args.players
     if players is None:
         given = options.get(spec.seats_option) if spec.seats_option else None
@@ -84,7 +101,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         options[spec.seats_option] = players
     elif not spec.min_seats <= players <= spec.max_seats:
         return fail(f"{spec.name} seats {spec.min_seats} to {spec.max_seats} players, not {players}")
-    unknown = sorted(set(seats) - set(player_kinds()))
+    unknown = sorted(s for s in set(seats) if not is_player_kind(s))
     if unknown:
         return fail(f"unknown player kind(s) {', '.join(unknown)}; known: {', '.join(player_kinds())}")
     if args.matches < 1:
@@ -109,6 +126,53 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except EngineError as err:
         return fail(str(err))
     print(json.dumps(result.to_json()) if args.json else format_table(result))
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sefode.analysis import analyse
+    from sefode.history import HistoryError
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise HistoryError("a history must be a JSON object")
+        if args.think_ms <= 0:
+            raise HistoryError("--think-ms must be positive")
+        result = analyse(data, args.seat, args.think_ms, seed=args.seed, bar=not args.quiet)
+    except (OSError, ValueError) as err:  # HistoryError, EngineError and JSON errors are ValueErrors
+        print(f"sefode analyse: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sefode.client import ClientFailure
+    from sefode.remote import run_bot
+
+    try:
+        end = asyncio.run(
+            run_bot(
+                args.url,
+                args.token,
+                args.room,
+                seat=args.seat,
+                level=args.level,
+                think_ms=args.think_ms,
+                seed=args.seed,
+            )
+        )
+    except ClientFailure as err:
+        print(f"sefode bot: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(json.dumps({"match_id": end.match_id, "placements": end.placements} if end else None))
     return 0
 
 
@@ -197,7 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--variant", default=None, help="shorthand for --option variant=VARIANT")
     sim.add_argument("--players", type=int, default=None, help="seats (default: as many as --seats names)")
-    sim.add_argument("--seats", default=None, help="comma-separated player kinds, one per seat")
+    sim.add_argument(
+        "--seats",
+        default=None,
+        help="comma-separated player kinds, one per seat; 'cmd:COMMAND' seats a program (docs/bots.md)",
+    )
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--think-ms", type=float, default=200.0, help="search budget per decision of a hard bot")
@@ -210,6 +278,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
+
+    analyse = sub.add_parser(
+        "analyse", help="the hard bot's view of every decision of one seat in a finished match (JSON)"
+    )
+    analyse.add_argument("file", help="a sefode-history/1 file")
+    analyse.add_argument("--seat", type=int, required=True)
+    analyse.add_argument("--think-ms", type=float, default=500.0, help="search budget per decision")
+    analyse.add_argument("--seed", type=int, default=1, help="the search's random seed")
+    analyse.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    analyse.set_defaults(func=_cmd_analyse)
+
+    bot = sub.add_parser("bot", help="seat a built-in bot on a remote server (through sefode.client) for one match")
+    bot.add_argument("--url", required=True, help="the server, e.g. https://cartas.example")
+    bot.add_argument("--token", required=True, help="a session or bot account token")
+    bot.add_argument("--room", required=True)
+    bot.add_argument("--seat", type=int, default=None, help="take this seat (else: already seated)")
+    bot.add_argument("--level", default="hard", choices=["random", "easy", "normal", "hard"])
+    bot.add_argument("--think-ms", type=float, default=300.0)
+    bot.add_argument("--seed", type=int, default=None)
+    bot.set_defaults(func=_cmd_bot)
 
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true")

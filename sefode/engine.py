@@ -130,6 +130,11 @@ class Capability(StrEnum):
     """A player may show their hand to the table (``Game.show_hand``)."""
     UNITS = "units"
     """Seats may play as pairs or teams (``Game.units``); the room offers team names and seating."""
+    SEAT_SETUP = "seat_setup"
+    """Each seat makes a secret choice before the match (a deck): ``Game.check_seat_setup``, ``default_seat_setup``
+    and ``seat_setup_choices``; the values reach ``new_match`` as ``setup["seat_setup"]``, one per seat."""
+    PLAYER_DATA = "player_data"
+    """Players keep data of this game on the server (saved decks): ``Game.check_player_data``."""
 
 
 class OptionKind(StrEnum):
@@ -409,6 +414,26 @@ class Game(ABC, Generic[S]):
         """``seat`` shows its hand to the table (capability ``show_hand``); public events."""
         raise IllegalAction("this game has no showing of hands", "action/no_show")
 
+    # ----------------------------------------------------------------- before the match (capabilities)
+    def seat_setup_choices(self, options: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+        """The ready-made secret choices a seat may make before a match with these options (capability
+        ``seat_setup``): ``[{"value": ..., "label": i18n key, "description": i18n key}]``. A seat may also send
+        a value of its own (a deck it built), checked by :meth:`check_seat_setup`."""
+        return []
+
+    def check_seat_setup(self, options: Mapping[str, JSON], value: JSON) -> JSON:
+        """``value`` normalised if a seat may bring it to a match with these options; InvalidOptions saying why."""
+        raise InvalidOptions("this game takes no choice before the match", "setup/not_offered")
+
+    def default_seat_setup(self, options: Mapping[str, JSON], seat: Seat, rng: random.Random) -> JSON:
+        """The choice of a seat that made none (a bot, or a player who did not choose)."""
+        raise InvalidOptions("this game takes no choice before the match", "setup/not_offered")
+
+    def check_player_data(self, key: str, value: JSON) -> JSON:
+        """``value`` normalised if a player may keep it under ``key`` (capability ``player_data``: a saved deck);
+        InvalidOptions saying why."""
+        raise InvalidOptions("this game keeps no player data", "data/not_offered")
+
     # ----------------------------------------------------------------- seeing
     @abstractmethod
     def view(self, state: S, seat: Seat | None) -> View:
@@ -435,6 +460,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def infoset_key(self, state: S, seat: Seat) -> Hashable:
         """Equal for two states exactly when ``seat`` cannot tell them apart."""
+
+    def from_view(self, view: View, seat: Seat) -> S:
+        """A state consistent with what ``seat`` sees in ``view`` (its own view, as the server sends it), for a bot
+        that plays on a remote server (``sefode bot``): whatever the seat cannot see may be anything, since a bot
+        sees the state only through a ``Seen``, which deals it again. Optional: games without it raise
+        NotImplementedError, and remote built-in bots play random legal moves there."""
+        raise NotImplementedError(f"{self.name} cannot rebuild a state from a view")
 
     @abstractmethod
     def resample(self, state: S, seat: Seat, rng: random.Random) -> S:

@@ -146,3 +146,19 @@ def test_simulate_command_refuses_bad_arguments(argv: list[str]) -> None:
     except SystemExit as exit_:  # argparse refuses a bad choice itself
         code = int(exit_.code or 0)
     assert code == 2
+
+
+def test_the_arena_reports_mean_scores_and_no_winner_matches_for_any_game() -> None:
+    """Outcome.scores, when numbers, give each entrant a mean score with an interval; Outcome.no_winner is counted."""
+    from sefode.arena import plan_matches, play_match, simulate
+
+    king = simulate("king", {}, ["normal", "easy", "easy", "easy"], 8, 1, rotation="duplicate")
+    rows = [s.to_json() for s in king.seats]
+    assert all(r["mean_score"] is not None and r["mean_score_ci95"] is not None for r in rows)
+    assert abs(sum(s for seat in king.seats for s in seat.scores)) < 1e-6  # King is zero-sum, match by match
+    kinds = ["easy"] * 3
+    trash = simulate("trash", {"players": 3}, kinds, 12, 1, rotation="duplicate")
+    again = [play_match("trash", {"players": 3}, kinds, plan, 200.0) for plan in plan_matches(3, 12, 1, "duplicate")]
+    assert trash.no_winner == sum(r.no_winner for r in again)
+    assert trash.to_json()["no_winner"] == trash.no_winner
+    assert sum(s.wins for s in trash.seats) == 12 - trash.no_winner  # a match with a winner has exactly one

@@ -183,7 +183,7 @@ def test_seen_exposes_no_state() -> None:
     state, seat = situations(1, 13)[0]
     seen = Seen(GAME, state, seat)
     public = {name for name in dir(seen) if not name.startswith("_")}
-    assert public == {"game", "seat", "view", "legal_actions", "infoset_key", "determinize"}
+    assert public == {"game", "seat", "view", "legal_actions", "infoset_key", "determinize", "legal_json"}
     det = seen.determinize(random.Random(1))
     assert det is not state
     assert all(det.hands[o] is not state.hands[o] for o in range(state.n))

@@ -10,4 +10,5 @@ Importing any part of this package registers the account sessions with the store
 (``sefode.store.db.register_session_resolver``): the store never imports accounts.
 """
 
+from sefode.accounts import bots as _bots  # noqa: F401  (registers the bot tokens' resolver)
 from sefode.accounts import service as _service  # noqa: F401  (registers the session resolver)

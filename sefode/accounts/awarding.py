@@ -81,10 +81,13 @@ def seats_at_start(conn: sa.Connection, match_id: str, seats: int) -> int:
     return seats - sum(1 for (action,) in rows if _is_join(action))
 
 
-def seat_results(seats: Sequence[dict[str, Any]], outcome: Outcome, start: int) -> list[SeatResult]:
+def seat_results(
+    seats: Sequence[dict[str, Any]], outcome: Outcome, start: int, bots: frozenset[str] | set[str] = frozenset()
+) -> list[SeatResult]:
     """The seats of a finished match as the award rules see them, from the stored seating and ``Outcome`` alone.
 
-    A seat is human when it holds a player id (``bot`` is set for seats filled by a bot). Its unit is the index of
+    A seat is human when it holds a player id that is not one of ``bots`` (bot accounts, ``sefode.accounts.bots``:
+    never human, RULINGS §1; ``bot`` is set for seats filled by the table's bots). Its unit is the index of
     the unit holding it in ``outcome.units`` (every seat alone when the game has none): teams are never
     re-derived. Seats numbered ``start`` and beyond joined late."""
     units = outcome.unit_list()
@@ -93,7 +96,7 @@ def seat_results(seats: Sequence[dict[str, Any]], outcome: Outcome, start: int) 
     for seat, place in enumerate(outcome.placements):
         occ = seats[seat] if seat < len(seats) else {}
         player = occ.get("player_id")
-        human = isinstance(player, str) and bool(player)
+        human = isinstance(player, str) and bool(player) and player not in bots
         out.append(
             SeatResult(
                 seat=seat,
@@ -118,6 +121,12 @@ class FinishedMatch:
     ended_at: int | None
     outcome: Outcome
     seats: list[SeatResult]
+
+
+def _bot_accounts(conn: sa.Connection, seats: Sequence[dict[str, Any]]) -> set[str]:
+    from sefode.accounts.bots import bot_ids
+
+    return bot_ids(conn, [str(occ.get("player_id")) for occ in seats if isinstance(occ, dict) and occ.get("player_id")])
 
 
 def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
@@ -147,7 +156,7 @@ def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
         started_at=int(row["started_at"]),
         ended_at=None if row["ended_at"] is None else int(row["ended_at"]),
         outcome=outcome,
-        seats=seat_results(list(row["seats"]), outcome, start),
+        seats=seat_results(list(row["seats"]), outcome, start, _bot_accounts(conn, row["seats"])),
     )
 
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.accounts import awarding, queries, service
+from sefode.accounts import awarding, bots, queries, service
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
 from sefode.engine import game_names
@@ -292,6 +292,56 @@ async def nickname(request: Request) -> Response:
     return JSONResponse({"player_id": player, "name": name})
 
 
+# --------------------------------------------------------------------------------------------- bot accounts
+
+
+def _bot_revoked(request: Request, bot_id: str) -> None:
+    """A bot's token ended: the server forgets it at once and closes the bot's sockets."""
+    _forget(request, bot_id, everywhere=True)
+    _end_sockets(request, bot_id)
+
+
+@_api
+async def create_bot(request: Request) -> Response:
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    made = await _tx(request, lambda conn: bots.create_bot(conn, player, body.get("name")))
+    hub = _hub(request)
+    known = getattr(hub, "bot_players", None)
+    if isinstance(known, set):
+        known.add(made["bot_id"])
+    _renamed(request, made["bot_id"], made["name"])
+    return JSONResponse(made)
+
+
+@_api
+async def my_bots(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    return JSONResponse({"bots": await _tx(request, lambda conn: bots.list_bots(conn, player))})
+
+
+@_api
+async def revoke_bot(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    bot_id = request.path_params["bot_id"]
+    await _tx(request, lambda conn: bots.revoke(conn, player, bot_id))
+    _bot_revoked(request, bot_id)
+    return JSONResponse({"bot_id": bot_id, "active": False})
+
+
+@_api
+async def bot_token(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    bot_id = request.path_params["bot_id"]
+    token = await _tx(request, lambda conn: bots.new_token(conn, player, bot_id))
+    _bot_revoked(request, bot_id)  # the old token's sockets
+    return JSONResponse({"bot_id": bot_id, "token": token})
+
+
 @_api
 async def delete(request: Request) -> Response:
     body = await _body(request)
@@ -424,6 +474,10 @@ def routes() -> list[Route]:
         Route("/api/account/nickname", nickname, methods=["POST"]),
         Route("/api/account/delete", delete, methods=["POST"]),
         Route("/api/account/profile", my_profile),
+        Route("/api/account/bots", my_bots),
+        Route("/api/account/bots", create_bot, methods=["POST"]),
+        Route("/api/account/bots/{bot_id}/revoke", revoke_bot, methods=["POST"]),
+        Route("/api/account/bots/{bot_id}/token", bot_token, methods=["POST"]),
         Route("/api/leaderboard", leaderboard),
         Route("/api/ratings", rating_games),
         Route("/api/ratings/{game}", rating_table),

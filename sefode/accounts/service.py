@@ -339,6 +339,7 @@ def delete_account(conn: sa.Connection, player_id: str, password: object, now: i
     conn.execute(a.accounts.delete().where(a.accounts.c.player_id == player_id))
     _rotate_guest_token(conn, player_id)
     conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=ANONYMOUS_NAME))
+    conn.execute(s.player_data.delete().where(s.player_data.c.player_id == player_id))  # saved decks go too
     conn.execute(a.deleted_players.insert().values(player_id=player_id, deleted_at=stamp))
 
 

@@ -145,3 +145,18 @@ rating_changes = sa.Table(
     sa.Column("mu_after", sa.Double, nullable=False),
     sa.Column("sigma_after", sa.Double, nullable=False),
 )
+
+# ------------------------------------------------------------------------- bot accounts (0006_bot_accounts)
+
+bot_accounts = sa.Table(
+    "bot_accounts",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    # the bot's own player (``players.id``): its name and its seats; never a human
+    sa.Column("owner_id", sa.String(32), nullable=False, index=True),
+    # the registered player who created it
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    # sha256 of its API token; NULL once revoked
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("revoked_at", sa.BigInteger, nullable=True),
+)

@@ -35,6 +35,14 @@ class Seen:
     def legal_actions(self) -> list[Action]:
         return self._game.legal_actions(self._state, self.seat)
 
+    def legal_json(self) -> list[dict[str, Any]]:
+        """The legal actions as the protocol shows them: ``[{"action": <JSON>, "label": {"key", "params", "text"}}]``."""
+        game, state = self._game, self._state
+        return [
+            {"action": game.action_json(state, a), "label": game.describe_action(state, self.seat, a)}
+            for a in game.legal_actions(state, self.seat)
+        ]
+
     def infoset_key(self) -> object:
         return self._game.infoset_key(self._state, self.seat)
 
@@ -51,9 +59,14 @@ class Player(ABC):
     def __init__(self, seed: int, think_ms: float = 200.0) -> None:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
+        self.faults: dict[str, int] = {}
+        """Decisions this player lost to a default move, by cause (programs: crash, timeout, illegal)."""
 
     @abstractmethod
     def choose(self, seen: Seen) -> Action: ...
+
+    def finish(self, placements: list[int] | None) -> None:  # noqa: B027 (a hook; most players hold nothing)
+        """The match is over (``placements`` by seat); release whatever the player holds."""
 
 
 class RandomPlayer(Player):
@@ -78,7 +91,16 @@ def player_kinds() -> list[str]:
     return sorted(PLAYERS)
 
 
+def is_player_kind(kind: str) -> bool:
+    """A registered kind, or ``cmd:<command line>`` (a program, ``sefode.bots.program``)."""
+    return (kind.startswith("cmd:") and bool(kind[4:].strip())) or kind in player_kinds()
+
+
 def make_player(kind: str, seed: int, think_ms: float = 200.0) -> Player:
+    if kind.startswith("cmd:"):
+        from sefode.bots.program import ProgramPlayer
+
+        return ProgramPlayer(kind[4:], seed, think_ms)
     _load_builtin_players()
     if kind not in PLAYERS:
         raise ValueError(f"unknown player kind {kind!r}; known: {', '.join(sorted(PLAYERS))}")

@@ -11,7 +11,8 @@ What a game may add, through :class:`SearchHooks` registered under its name:
 * ``horizon`` -- where a simulation stops (default: the end of the match);
 * ``rewards`` -- one reward per seat at the horizon (default: from the placements);
 * ``rollout`` -- the rollout policy (default: uniformly random legal actions);
-* ``shortcut`` -- an exact answer for decisions that need no search (default: none).
+* ``shortcut`` -- an exact answer for decisions that need no search (default: none);
+* ``candidates`` -- the actions the tree considers at a decision (default: every legal action).
 
 Bids are searched like any other action, so a bid is chosen by Monte Carlo evaluation of how the hand
 then goes. The search respects a time budget (``think_ms``) and, for reproducible tests, a cap on the
@@ -47,6 +48,18 @@ class SearchHooks:
     def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
         """An answer that needs no search, from a determinized state; None to search."""
         return None
+
+    def measures(self, root: Any, state: Any, seat: int) -> dict[str, float]:
+        """Figures of the game's own to average per option in a move analysis (``sefode analyse``), at the horizon
+        of a simulation that started at ``root``: the chance to make a bid, say (each a value from 0 to 1 or a count).
+        The default: none (the analysis shows the search's value alone)."""
+        return {}
+
+    def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """The actions the tree considers at a decision of ``seat`` (a non-empty subset of ``legal``): a game
+        may leave out actions that are equivalent to others (suits that do not matter) or that its heuristics
+        rule out. The default, every legal action."""
+        return legal
 
     def plausibility(self, state: Any, seat: int) -> float:
         """How likely (0..1) the others' past decisions are in this determinization, for ``seat``'s
@@ -144,10 +157,13 @@ def ismcts(
     max_iterations: int | None = None,
     exploration: float = 0.7,
     max_depth: int = 1 << 30,
+    root_stats: dict[Action, dict[str, float]] | None = None,
 ) -> tuple[Action, dict[Action, int]]:
     """Search from one seat's information set; return the chosen action and the root visit counts.
 
-    ``determinize(rng)`` gives a full state consistent with what ``seat`` knows.
+    ``determinize(rng)`` gives a full state consistent with what ``seat`` knows. With ``root_stats``, it is filled
+    with each root action's statistics for ``seat``: ``visits``, ``value`` (its mean reward) and the mean of each of
+    the game's ``measures`` (the move analysis reads these).
     """
     clock = time.perf_counter
     deadline = clock() + think_ms / 1000.0
@@ -159,6 +175,7 @@ def ismcts(
     # facts (scores, hand number), so one serves as the reference for every iteration.
     start = determinize(rng)
     weighted = type(hooks).plausibility is not SearchHooks.plausibility
+    prunes = type(hooks).candidates is not SearchHooks.candidates
     while True:
         if max_iterations is not None and iterations >= max_iterations:
             break
@@ -171,6 +188,7 @@ def ismcts(
         joint_path: list[tuple[Node, list[tuple[int, Action]]]] = []
         depth = 0
         expanded = False
+        root_action: Action | None = None
         # Selection and expansion.
         while depth < max_depth and not hooks.horizon(start, state):
             waiting = game.awaiting(state)
@@ -190,6 +208,8 @@ def ismcts(
                         continue
                     action, fresh = _decoupled_choice(node.seat_stats.setdefault(s_, {}), acts, rng, exploration)
                     expanded = expanded or fresh
+                    if node is root and s_ == seat:
+                        root_action = action
                     choices.append((s_, action))
                 if not choices:
                     break
@@ -211,6 +231,8 @@ def ismcts(
             actions = game.legal_actions(state, actor)
             if node is root:
                 actions = [a for a in actions if a in legal_set] or actions
+            if prunes:
+                actions = list(hooks.candidates(state, actor, actions)) or actions
             untried = [a for a in actions if a not in node.children]
             for a in actions:
                 child = node.children.get(a)
@@ -232,6 +254,8 @@ def ismcts(
                     if score > best:
                         best, action = score, a
                 child = node.children[action]
+            if node is root and actor == seat:
+                root_action = action
             game.apply_fast(state, actor, action)
             path.append((child, actor))
             node = child
@@ -246,6 +270,12 @@ def ismcts(
             actor = min(waiting)
             game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), rng))
         values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
+        if root_stats is not None and root_action is not None:
+            figures = root_stats.setdefault(root_action, {"visits": 0.0, "value": 0.0})
+            figures["visits"] += 1
+            figures["value"] += values[seat]
+            for name, figure in hooks.measures(start, state, seat).items():
+                figures[name] = figures.get(name, 0.0) + figure
         # Backpropagation.
         for sim_node, choices in joint_path:
             assert sim_node.seat_stats is not None
@@ -262,6 +292,11 @@ def ismcts(
                 for i, v in enumerate(values):
                     total[i] += v
         root.visits += 1
+    if root_stats is not None:
+        for figures in root_stats.values():
+            for name in figures:
+                if name != "visits":
+                    figures[name] /= figures["visits"]
     if root.seat_stats is not None and seat in root.seat_stats:
         counts = {a: int(e[0]) for a, e in root.seat_stats[seat].items() if a in legal_set}
     else:

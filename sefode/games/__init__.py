@@ -9,5 +9,6 @@ from sefode.engine import Game
 
 def builtin_games() -> list[Game[Any]]:
     from sefode.games.fodinha import Fodinha
+    from sefode.games.trash import Trash
 
-    return [Fodinha()]
+    return [Fodinha(), Trash()]

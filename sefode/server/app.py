@@ -17,7 +17,7 @@ import sefode
 from sefode.server import logs
 from sefode.server.hub import Hub
 from sefode.server.limits import Limiter, Limits
-from sefode.server.routes import games, matches, openapi, pages, rooms, session, ws
+from sefode.server.routes import analysis, games, matches, openapi, pages, rooms, session, ws
 from sefode.server.routes.common import COOKIE
 from sefode.server.security import Security
 from sefode.store import Store
@@ -85,6 +85,7 @@ def create_app(
         try:
             yield
         finally:
+            analysis.shutdown(app.state)
             await hub.close()
 
     routes: list[Any] = [*_extra_routes()]
@@ -95,6 +96,7 @@ def create_app(
         *session.routes(),
         *rooms.routes(),
         *matches.routes(),
+        *analysis.routes(),
         *games.routes(),
         *pages.api_routes(),
         *ws.routes(),

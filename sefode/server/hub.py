@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
+from sefode.accounts.bots import all_bot_ids
 from sefode.bots.base import Player, Seen, make_player
 from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
@@ -140,6 +141,8 @@ class Hub:
         self.names: dict[str, str] = {}
         self.sessions: dict[str, tuple[str, str, float]] = {}
         self.connections: set[Connection] = set()
+        self.bot_players: set[str] = set()
+        """Players that are bot accounts (``sefode.accounts.bots``): marked as bots, seated only where allowed."""
         self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -249,6 +252,7 @@ class Hub:
     # ------------------------------------------------------------------ life cycle
     async def open(self) -> None:
         await self.db(self.store.migrate)
+        self.bot_players = await self.db(all_bot_ids, self.store.engine)
         try:
             await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
         except Exception as err:  # the tables stay playable even if awarding cannot catch up
@@ -461,6 +465,8 @@ class Hub:
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":
             await room.chat(pid, msg["text"])
+        elif kind == "seat_setup":
+            await room.set_seat_setup(conn, msg["value"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 

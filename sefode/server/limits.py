@@ -47,6 +47,20 @@ class Limits:
     password_window_s: float = 15 * 60
     """Failures older than this are forgotten."""
 
+    @classmethod
+    def off(cls) -> Limits:
+        """No creation, message or connection limit (``SEFODE_LIMITS=off``: load benchmarks on loopback). The
+        room-password backoff and the size caps stay."""
+        big = 1e12
+        return cls(
+            sessions_burst=big,
+            rooms_burst=big,
+            open_rooms_per_player=10**12,
+            player_messages_burst=big,
+            player_messages_per_s=big,
+            connections_per_player=10**12,
+        )
+
 
 class Buckets:
     """Token buckets by key: ``allow(key)`` takes one token, or answers False when the key's bucket is empty."""

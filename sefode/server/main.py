@@ -24,7 +24,9 @@ def serve(
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
     ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
-    ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``.
+    ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``; ``SEFODE_LIMITS=off``
+    lifts the per-client and per-player limits of ``sefode.server.limits`` (the load benchmark's hundreds of players
+    all come from one address).
 
     ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
     ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
@@ -35,6 +37,7 @@ def serve(
     import uvicorn
 
     from sefode.server.app import create_app
+    from sefode.server.limits import Limits
 
     logs.setup_logging()
     app = create_app(
@@ -45,7 +48,7 @@ def serve(
         redis_url=redis_url,
         lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
         public_url=public_url,
-        limits=_limits_from_env(),
+        limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else _limits_from_env(),
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"

@@ -170,7 +170,57 @@ def spec() -> dict[str, Any]:
                 params=[_path("match_id", 64)],
             )
         },
+        "/api/matches/{match_id}/analysis": {
+            "get": _op(
+                "the progress or result of a finished match's move analysis for one seat (docs/bots.md)",
+                _answer("{status, done, total, analysis?, error?}", _OBJECT),
+                (400, 404, 409),
+                params=[_path("match_id", 64), _query("seat", {"type": "integer"})],
+            ),
+            "post": _op(
+                "start the move analysis of one seat of a finished match (cached per match and seat; a session)",
+                _answer("{status, done, total, analysis?, error?}", _OBJECT),
+                (400, 401, 404, 409, 429),
+                params=[_path("match_id", 64), _query("seat", {"type": "integer"})],
+                auth=True,
+            ),
+        },
+        "/api/rooms/{room_id}/coach": {
+            "get": _op(
+                "the solo coach: the hard bot's view of the caller's decisions in the match on (solo tables only)",
+                _answer("{seat, since, decisions}", _OBJECT),
+                (400, 401, 403),
+                params=[_path("room_id", 64), _query("since", {"type": "integer", "minimum": 0})],
+                auth=True,
+            )
+        },
         "/api/games": {"get": _op("every registered game's spec", _answer("the games", _OBJECT))},
+        "/api/me/games/{name}/data": {
+            "get": _op(
+                "what the caller keeps of a game (saved decks)",
+                _answer("{items: [{key, value, updated_at}]}", _OBJECT),
+                (400, 401),
+                params=[_path("name", 64)],
+                auth=True,
+            )
+        },
+        "/api/me/games/{name}/data/{key}": {
+            "put": _op(
+                "keep a value under a key, as the game checks it",
+                _answer("the value kept", _OBJECT),
+                (400, 401, 403, 409, 413),
+                body=_body({"value": {}}, ["value"]),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+            "delete": _op(
+                "forget what is kept under a key",
+                _answer("deleted", _OBJECT),
+                (400, 401, 403, 404),
+                params=[_path("name", 64), _path("key", 64)],
+                auth=True,
+            ),
+        },
         "/api/rules/{page}": {
             "get": _op(
                 "a rules page (Markdown, or HTML with format=html)",
@@ -228,6 +278,43 @@ def spec() -> dict[str, Any]:
                 _answer("the player", _OBJECT),
                 (400, 401, 403),
                 body=_body({"name": _NAME}, ["name"]),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/bots": {
+            "get": _op(
+                "the caller's bot accounts (never their tokens)",
+                _answer("{bots: [{bot_id, name, created_at, active, revoked_at}]}", _OBJECT),
+                (401,),
+                auth=True,
+                tag="accounts",
+            ),
+            "post": _op(
+                "create a bot account (registered players only); its API token is shown only here",
+                _answer("{bot_id, name, token}", _OBJECT),
+                (400, 401, 403, 409),
+                body=_body({"name": _NAME}, ["name"]),
+                auth=True,
+                tag="accounts",
+            ),
+        },
+        "/api/account/bots/{bot_id}/revoke": {
+            "post": _op(
+                "revoke a bot's token: refused at once, its sockets closed",
+                _answer("{bot_id, active}", _OBJECT),
+                (401, 404),
+                params=[_path("bot_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/bots/{bot_id}/token": {
+            "post": _op(
+                "a new token for a bot (the old one stops working at once)",
+                _answer("{bot_id, token}", _OBJECT),
+                (401, 404),
+                params=[_path("bot_id", 32)],
                 auth=True,
                 tag="accounts",
             )

@@ -8,7 +8,9 @@ in the store's worker thread), then send each connection its own view. Rooms kno
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
+import random
 import secrets
 import time
 from collections import deque
@@ -150,7 +152,11 @@ class Room:
         self.last_match: dict[str, Any] | None = data.get("last_match")
         self.created_at: int = data.get("created_at") or logs.now_ms()
         self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.seat_setup: dict[str, Any] = dict(data.get("seat_setup") or {})
+        """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
         self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
+        self.outside_bots: bool = bool(data.get("outside_bots", False))
+        """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -160,6 +166,8 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
         """The armed timer (a loop callback: re-arming on every action costs no task); it starts ``_timer``."""
+        self._stored: dict[str, Any] = copy.deepcopy(data)
+        """What the store holds (``save`` goes back to it when storing fails)."""
 
     # ------------------------------------------------------------------ persistence
     def data(self) -> dict[str, Any]:
@@ -178,11 +186,39 @@ class Room:
             "last_match": self.last_match,
             "created_at": self.created_at,
             "chat": list(self.chat_log),
+            "seat_setup": self.seat_setup,
             "chat_count": self.chat_count,
+            "outside_bots": self.outside_bots,
         }
 
     async def save(self) -> None:
-        await self.hub.save_room(self)
+        """Store the room. When storing fails the room goes back to what the store holds, so that a message that
+        ends in ``server/error`` leaves nothing changed (docs/security.md)."""
+        data = self.data()
+        try:
+            await self.hub.save_room(self)
+        except Exception:
+            self._load(copy.deepcopy(self._stored))
+            raise
+        self._stored = copy.deepcopy(data)
+
+    def _load(self, data: dict[str, Any]) -> None:
+        """The room's stored fields from ``data`` (the inverse of ``data()``)."""
+        self.name = data["name"]
+        self.game_name = data["game"]
+        self.options = data["options"]
+        self.owner = data["owner"]
+        self.visibility = data["visibility"]
+        self.password_hash = data.get("password_hash")
+        self.clock_s = data["clock_s"]
+        self.seats = data["seats"]
+        self.teams = data.get("teams")
+        self.match_count = data.get("match_count", 0)
+        self.current_match = data.get("current_match")
+        self.last_match = data.get("last_match")
+        self.created_at = data.get("created_at") or self.created_at
+        self.chat_log = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
+        self.chat_count = int(data.get("chat_count") or len(self.chat_log))
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -280,6 +316,7 @@ class Room:
             "player_id": pid,
             "name": self.hub.names.get(pid) if pid else None,
             "bot": s.get("bot"),
+            "bot_account": pid in self.hub.bot_players if pid else False,
             "connected": pid in connected if pid else True,
         }
 
@@ -325,6 +362,7 @@ class Room:
             "you": player_id,
             "your_seat": your_seat,
             "clock_s": self.clock_s,
+            "outside_bots": self.outside_bots,
             "status": self.status(),
             "seats": [self._seat_json(i, s, connected) for i, s in enumerate(self.seats)],
             "match": match_json,
@@ -332,7 +370,53 @@ class Room:
             "pause": pause,
             "spectators": len(connected - self.seated_players()),
             "last_match": self.last_match,
+            "setup": self._setup_json(),
         }
+
+    def _setup_json(self) -> dict[str, Any] | None:
+        """What everyone may know of the seats' secret choices: the ready-made ones, and who has chosen."""
+        game = get_game(self.game_name)
+        if Capability.SEAT_SETUP not in game.spec.capabilities:
+            return None
+        return {
+            "choices": game.seat_setup_choices(self.options),
+            "ready": [bool(s.get("player_id")) and s["player_id"] in self.seat_setup for s in self.seats],
+        }
+
+    def _seat_setups(self, game: Game[Any], options: dict[str, Any], seed: int) -> dict[str, Any] | None:
+        """The match's ``setup["seat_setup"]``: each seat's secret choice, or the game's default for it."""
+        if Capability.SEAT_SETUP not in game.spec.capabilities:
+            return None
+        chooser = random.Random(seed)
+        return {
+            "seat_setup": [
+                self.seat_setup[s["player_id"]]
+                if s.get("player_id") in self.seat_setup
+                else game.default_seat_setup(options, i, chooser)
+                for i, s in enumerate(self.seats)
+            ]
+        }
+
+    async def set_seat_setup(self, conn: Connection, value: Any) -> None:
+        """A seated player's secret choice for the next match (a deck): checked by the game, kept with the room,
+        confirmed to that player alone; the others learn only that the seat has chosen."""
+        async with self.lock:
+            game = get_game(self.game_name)
+            if Capability.SEAT_SETUP not in game.spec.capabilities:
+                raise ClientError("setup/not_offered", "this game takes no choice before the match")
+            self._require_between()
+            if self.config_seat_of(conn.player_id) is None:
+                raise ClientError("room/not_seated", "sit first: the choice is made for your seat")
+            try:
+                normal = game.check_seat_setup(self.options, value)
+            except EngineError as err:
+                raise ClientError(err.code, str(err)) from None
+            self.seat_setup[conn.player_id] = normal
+            await self.save()
+            for other in list(self.conns):
+                if other.player_id == conn.player_id:
+                    other.send({"type": "seat_setup", "value": normal})
+            self.send_room()
 
     def state_json(self, player_id: str, events: list[dict[str, Any]], recap: bool) -> dict[str, Any] | None:
         run = self.match
@@ -393,6 +477,8 @@ class Room:
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
+            if conn.player_id in self.seat_setup:  # your own secret choice, to you alone
+                conn.send({"type": "seat_setup", "value": self.seat_setup[conn.player_id]})
             for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
                 conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
@@ -443,6 +529,8 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
+            if player_id in self.hub.bot_players and not self.outside_bots:
+                raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
             old = self.config_seat_of(player_id)
@@ -535,7 +623,7 @@ class Room:
                 options[game.spec.seats_option] = len(self.seats)
             seed = secrets.randbits(63)
             try:
-                state = game.new_match(options, seed, None)
+                state = game.new_match(options, seed, self._seat_setups(game, options, seed))
             except EngineError as err:
                 raise ClientError(err.code, str(err)) from None
             occupants = [
@@ -557,16 +645,9 @@ class Room:
                 setup,
                 occupants,
             )
-            previous = self.current_match
             self.match_count += 1
             self.current_match = match_id
-            try:
-                await self.save()
-            except Exception:
-                # Nothing changed: the room stays as it was, between matches (the match row stays unreferenced).
-                self.match_count -= 1
-                self.current_match = previous
-                raise
+            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
             run = MatchRun(
                 id=match_id,
                 number=self.match_count,
@@ -699,13 +780,32 @@ class Room:
         except Exception as err:  # awarding must never stop a match from ending (Hub.open recovers it later)
             logs.error("match.awarding_failed", err, room=self.id, match=run.id)
         url = f"/api/matches/{run.id}/history"
-        self.last_match = {"id": run.id, "number": run.number, "placements": placements, "history_url": url}
+        final = run.game.outcome(run.state)
+        outcome = final.to_json() if final is not None else None
+        no_winner = bool(final and final.no_winner)
+        self.last_match = {
+            "id": run.id,
+            "number": run.number,
+            "placements": placements,
+            "no_winner": no_winner,
+            "outcome": outcome,
+            "history_url": url,
+        }
         self.current_match = None
         self.pause_votes.clear()
         self.paused_until = None
         await self.save()
-        logs.event("match.end", room=self.id, match=run.id, placements=placements)
-        self.broadcast({"type": "match_end", "match_id": run.id, "placements": placements, "history_url": url})
+        logs.event("match.end", room=self.id, match=run.id, placements=placements, no_winner=no_winner)
+        self.broadcast(
+            {
+                "type": "match_end",
+                "match_id": run.id,
+                "placements": placements,
+                "no_winner": no_winner,
+                "outcome": outcome,
+                "history_url": url,
+            }
+        )
         self.send_room()
 
     async def _reload(self) -> None:

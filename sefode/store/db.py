@@ -441,3 +441,37 @@ class Store:
             outcome=row["outcome"],
             actions=[(int(a[0]), dict(a[1]), str(a[2])) for a in acts],
         )
+
+    # ------------------------------------------------------------------ what players keep of a game
+    def player_data(self, player_id: str, game: str) -> list[tuple[str, Any, int]]:
+        """``(key, value, updated_at)`` of everything the player keeps of ``game``, by key."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.player_data.c.key, t.player_data.c.value, t.player_data.c.updated_at)
+                .where(t.player_data.c.player_id == player_id, t.player_data.c.game == game)
+                .order_by(t.player_data.c.key)
+            ).all()
+        return [(str(r[0]), r[1], int(r[2])) for r in rows]
+
+    def put_player_data(self, player_id: str, game: str, key: str, value: Any, most: int) -> bool:
+        """Keep ``value`` under ``key`` (replacing it); False when the player already keeps ``most`` other keys."""
+        c = t.player_data.c
+        with self.engine.begin() as conn:
+            where = sa.and_(c.player_id == player_id, c.game == game)
+            exists = conn.execute(sa.select(c.key).where(where, c.key == key)).first() is not None
+            if exists:
+                conn.execute(t.player_data.update().where(where, c.key == key).values(value=value, updated_at=now_ms()))
+                return True
+            count = conn.execute(sa.select(sa.func.count()).select_from(t.player_data).where(where)).scalar_one()
+            if count >= most:
+                return False
+            conn.execute(
+                t.player_data.insert().values(player_id=player_id, game=game, key=key, value=value, updated_at=now_ms())
+            )
+            return True
+
+    def delete_player_data(self, player_id: str, game: str, key: str) -> bool:
+        c = t.player_data.c
+        with self.engine.begin() as conn:
+            result = conn.execute(t.player_data.delete().where(c.player_id == player_id, c.game == game, c.key == key))
+        return bool(result.rowcount)

@@ -65,3 +65,13 @@ room_fences = sa.Table(
     sa.Column("node", sa.String(64), nullable=False),
     sa.Column("updated_at", sa.BigInteger, nullable=False),
 )
+
+player_data = sa.Table(
+    "player_data",
+    metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.JSON, nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
+)

@@ -187,11 +187,14 @@ def test_delete_account_past_matches_show_an_anonymous_name(store: Store) -> Non
     record(store, match_id)
     register(store, "joana", "some password", jo)
     session = login(store, "joana", "some password")
+    assert store.put_player_data(jo, "somegame", "deck", ["a", "b"], 50)  # a saved deck, kept across registering
     with store.engine.begin() as conn, pytest.raises(AccountError):
         service.delete_account(conn, jo, "wrong password")
+    assert store.player_data(jo, "somegame")[0][:2] == ("deck", ["a", "b"])
     with store.engine.begin() as conn:
         service.delete_account(conn, jo, "some password")
     assert who(store, token) is None and who(store, session.token) is None
+    assert store.player_data(jo, "somegame") == []  # what the player kept of a game goes with the account
     with pytest.raises(AccountError):
         login(store, "joana", "some password")
     with store.engine.connect() as conn:

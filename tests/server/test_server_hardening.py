@@ -398,3 +398,24 @@ def test_the_history_and_its_seed_wait_for_the_end_of_the_match(srv: LiveServer)
     watched = spectator.wait_type("state")
     assert watched["seat"] is None and str(seed) not in json.dumps(watched)
     assert str(seed) not in json.dumps(bia.wait_type("state") if bia.state is None else bia.state)
+
+
+def test_a_server_error_on_any_room_change_leaves_the_room_as_stored(srv: LiveServer, monkeypatch: Any) -> None:
+    """Defect 1, in general: when storing a change fails, the room goes back to what the store holds."""
+    room_id, (ana, bia, _carl, _dani) = table(srv, ["Ana", "Bia", "Carl", "Dani"], {"players": 4, "teams": True})
+    room = srv.hub.rooms[room_id]
+    before = json.dumps(room.data(), sort_keys=True)
+
+    def failing_save(*args: Any) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(srv.hub.store, "save_room", failing_save)
+    for kind, fields in (
+        ("set_teams", {"teams": [{"name": "Outro"}]}),
+        ("set_teams", {"draw": True}),
+        ("set_seat", {"seat": 1, "bot": "easy"}),
+    ):
+        assert ana.error(kind, **fields)["code"] == "server/error"
+        assert json.dumps(room.data(), sort_keys=True) == before, kind
+    assert bia.error("stand")["code"] == "server/error"
+    assert json.dumps(room.data(), sort_keys=True) == before

@@ -51,7 +51,8 @@ def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv:
         seen_b = wait_state(bia, lambda m: m["awaiting"] == [1])
         assert seen_b["version"] == version_b
         assert seen_b["events"] == [{"type": "submitted", "seat": 0}]
-        assert str(card_a["card"]) not in repr(seen_b["view"]["history"])
+        revealed = [c for r in seen_b["view"]["history"] for c in r["cards"]]
+        assert card_a["card"] not in revealed  # not revealed before Bia has submitted too
         assert seen_b["view"]["submitted"] == [True, False]
         assert [e for e in bia.received if e["type"] == "error"] == []
         bia.send("action", action=_card(state_b), version=version_b)
@@ -59,7 +60,10 @@ def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv:
         state_b = wait_state(bia, _past(round_no))
         reveal = next(e for e in state_a["events"] if e["type"] == "reveal")
         assert reveal["cards"][0] == card_a["card"]
-    assert ana.wait_type("match_end")["placements"] == state_a["view"]["placements"]
+    end = ana.wait_type("match_end")
+    assert end["placements"] == state_a["view"]["placements"]
+    assert end["no_winner"] is False and end["outcome"]["units"] == [[0], [1]]
+    assert end["outcome"]["placements"] == end["placements"]
     assert [e for c in (ana, bia) for e in c.received if e["type"] == "error"] == []
 
 

@@ -431,6 +431,19 @@ class FodinhaHooks(SearchHooks):
         n = len(out)
         return [v - 0.2 * (total - v) / max(1, n - 1) for v in out]
 
+    def measures(self, root: Any, state: Any, seat: int) -> dict[str, float]:
+        """For the move analysis: whether ``seat`` made its bid in the hand searched (``made_bid``, 0 or 1), and the
+        lives (Se Fode) or points (7 Letras) its unit lost there (``lost``)."""
+        r: FodinhaState = root
+        st: FodinhaState = state
+        record = st.records[-1] if st.records and st.records[-1].number == r.hand_no else None
+        out: dict[str, float] = {}
+        if record is not None and record.bids[seat] is not None and record.won[seat] is not None:
+            out["made_bid"] = 1.0 if record.bids[seat] == record.won[seat] else 0.0
+        u = r.unit[seat]
+        out["lost"] = float(st.score[u] - r.score[u]) if r.opts.sete_letras else float(r.score[u] - st.score[u])
+        return out
+
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: FodinhaState = state
         if rng.random() < 0.1:

@@ -959,6 +959,84 @@ class Fodinha(Game[FodinhaState]):
             known.add(st.vira)
         return [c for c in range(TRUCO_DECK_SIZE * st.opts.decks) if c not in known]
 
+    def from_view(self, view: View, seat: Seat) -> FodinhaState:
+        """The hand in progress as ``seat`` sees it (``Game.from_view``): scores, bids, tricks and visible cards from
+        the view; hidden hands (and a hidden vira) filled with cards nobody is seen holding, for ``resample`` to deal
+        again. Past hands are not rebuilt (the bots look no further back than the scores)."""
+        st = self.new_match(view["options"], 0)
+        n = st.n
+        if view.get("seats") != n or view.get("phase") == OVER:
+            raise IllegalAction("this view is not of a match in progress", "action/invalid")
+        decks = st.opts.decks
+        used: dict[int, int] = {}
+
+        def code(name: object) -> int:
+            base = truco_code(name)
+            copy = used.get(base, 0)
+            used[base] = copy + 1
+            return base + min(copy, decks - 1) * TRUCO_DECK_SIZE
+
+        st.hand_no = int(view["hand_number"])
+        st.size = int(view["cards"])
+        st.dealer = int(view["dealer"])
+        st.alive = [bool(a) for a in view["alive"]]
+        st.leaving = [bool(x) for x in view["left"]]
+        for s_ in range(n):
+            st.score[st.unit[s_]] = int(view["scores"][s_])
+        st.order = [s_ % n for s_ in range(st.dealer + 1, st.dealer + 1 + n) if st.alive[s_ % n]]
+        st.nxt = [-1] * n
+        prev = st.order[-1]
+        for s_ in st.order:
+            st.nxt[prev] = s_
+            prev = s_
+        st.phase = str(view["phase"])
+        st.turn = -1 if view["turn"] is None else int(view["turn"])
+        st.bids = [-1 if b is None else int(b) for b in view["bids"]]
+        st.nbids = sum(1 for b in view["bids"] if b is not None)
+        st.leader = int(view["leader"])
+        st.acc = int(view["trick_value"]) - 1
+        st.won = [int(w) for w in view["won"]]
+        st.shown = [bool(x) for x in view["shown"]]
+        st.tricks = [
+            Trick(
+                int(t["leader"]),
+                [(int(p), code(c)) for p, c in t["plays"]],
+                t["winner"],
+                int(t["value"]),
+                t["winner"],
+                st.hand_no,
+            )
+            for t in view["tricks"]
+        ]
+        st.match_tricks = list(st.tricks)
+        st.last_winner = next((int(t.winner) for t in reversed(st.tricks) if t.winner is not None), -1)
+        st.trick = [(int(p), code(c)) for p, c in view["trick"]]
+        visible = view["hands"]
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for o in range(n):
+            if visible[o] is not None:
+                hands[o] = [code(c) for c in visible[o]]
+        if view.get("vira") is not None:
+            st.vira = code(view["vira"])
+        free = [c for c in range(TRUCO_DECK_SIZE * decks) if used.get(c % TRUCO_DECK_SIZE, 0) <= c // TRUCO_DECK_SIZE]
+        if st.opts.sete_letras and view.get("vira") is None:
+            st.vira = free.pop()
+        for o in range(n):
+            if visible[o] is None:
+                k = int(view["hand_counts"][o])
+                hands[o], free = free[:k], free[k:]
+        st.hands = hands
+        if st.opts.sete_letras:
+            st.strength = sete_letras_strength(st.vira)
+        else:
+            st.vira = -1
+            st.strength = SEFODE_STRENGTH_2 if decks == 2 else SEFODE_STRENGTH_1
+        st.dealt = [
+            [c for t in st.tricks for p, c in t.plays if p == o] + [c for p, c in st.trick if p == o] + hands[o]
+            for o in range(n)
+        ]
+        return st
+
     def resample(self, state: FodinhaState, seat: Seat, rng: random.Random) -> FodinhaState:
         st = self.clone(state)
         st.rng = random.Random(rng.getrandbits(64))

@@ -26,6 +26,10 @@ STATUS = {
     "match/not_found": 404,
     "rules/not_found": 404,
     "match/not_over": 409,
+    "auth/bot_scope": 403,
+    "analysis/not_started": 404,
+    "data/not_found": 404,
+    "data/full": 409,
     "message/too_large": 413,
     "rate/limited": 429,
     "room/too_many": 429,
@@ -69,9 +73,12 @@ def set_session_cookie(request: Request, response: Response, tok: str, max_age: 
 
 async def me(request: Request) -> tuple[str, str]:
     """The caller's ``(player_id, name)``; ClientError ``auth/required`` without a session."""
-    found = await hub_of(request).player(token(request))
+    hub = hub_of(request)
+    found = await hub.player(token(request))
     if found is None:
         raise ClientError("auth/required", "create a session first (POST /api/session)")
+    if found[0] in hub.bot_players:
+        raise ClientError("auth/bot_scope", "a bot account's token is for playing over the WebSocket only")
     return found
 
 

@@ -18,14 +18,17 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from sefode.engine import EngineError, Game, games, get_game
+from sefode.engine import Capability, EngineError, Game, games, get_game
 from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, error
+from sefode.server.routes.common import api, body, error, hub_of, me
 
 LANGUAGES = ("pt-BR", "en")
 DEFAULT_LANGUAGE = "pt-BR"
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 _PAGE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_DATA_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+DATA_KEYS_MOST = 50
+"""How many keys (saved decks) a player may keep per game."""
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 """Rules pages are rendered on the server by markdown-it-py; raw HTML in a page is escaped, never passed through."""
 
@@ -137,9 +140,66 @@ async def rules(request: Request) -> Response:
     return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
 
+def _data_game(request: Request) -> Game[Any]:
+    game = _game(request)
+    if Capability.PLAYER_DATA not in game.spec.capabilities:
+        raise ClientError("data/not_offered", "this game keeps no player data")
+    return game
+
+
+def _data_key(request: Request) -> str:
+    key = request.path_params["key"]
+    if not _DATA_KEY.match(key):
+        raise ClientError("message/invalid", "a key is 1 to 40 characters: lower-case letters, digits, - and _")
+    return str(key)
+
+
+@api
+async def list_player_data(request: Request) -> Response:
+    """What the caller keeps of a game (saved decks): ``{"items": [{"key", "value", "updated_at"}]}``."""
+    player_id, _ = await me(request)
+    game = _data_game(request)
+    hub = hub_of(request)
+    items = await hub.db(hub.store.player_data, player_id, game.name)
+    return JSONResponse({"items": [{"key": k, "value": v, "updated_at": at} for k, v, at in items]})
+
+
+@api
+async def put_player_data(request: Request) -> Response:
+    """Keep ``{"value": ...}`` under a key, as the game checks it (``Game.check_player_data``)."""
+    player_id, _ = await me(request)
+    game = _data_game(request)
+    key = _data_key(request)
+    data = await body(request)
+    if set(data) != {"value"}:
+        raise ClientError("message/invalid", 'the body is {"value": ...}')
+    try:
+        value = game.check_player_data(key, data["value"])
+    except EngineError as err:
+        raise ClientError(err.code, str(err)) from None
+    hub = hub_of(request)
+    if not await hub.db(hub.store.put_player_data, player_id, game.name, key, value, DATA_KEYS_MOST):
+        raise ClientError("data/full", f"a player keeps at most {DATA_KEYS_MOST} items of a game; delete one first")
+    return JSONResponse({"key": key, "value": value})
+
+
+@api
+async def delete_player_data(request: Request) -> Response:
+    player_id, _ = await me(request)
+    game = _data_game(request)
+    key = _data_key(request)
+    hub = hub_of(request)
+    if not await hub.db(hub.store.delete_player_data, player_id, game.name, key):
+        raise ClientError("data/not_found", "there is nothing kept under that key")
+    return JSONResponse({"deleted": key})
+
+
 def routes() -> list[Route]:
     return [
         Route("/api/games", list_games),
+        Route("/api/me/games/{name}/data", list_player_data),
+        Route("/api/me/games/{name}/data/{key}", put_player_data, methods=["PUT"]),
+        Route("/api/me/games/{name}/data/{key}", delete_player_data, methods=["DELETE"]),
         Route("/api/rules/{page}", rules),
         Route("/games/{name}/client/{path:path}", client_file),
         Route("/games/{name}/i18n/{lang}.json", catalogue),

@@ -20,6 +20,7 @@ PAGES = (
     "/",
     "/room/{room_id}",
     "/invite/{token}",
+    "/rules",
     "/rules/{page}",
     "/leaderboard",
     "/account",

@@ -97,7 +97,18 @@ async def create_room(request: Request) -> Response:
     hub = hub_of(request)
     player_id, _ = await me(request)
     data = await body(request)
-    allowed = {"name", "game", "options", "bots", "clock_s", "visibility", "password", "sit", "tournament"}
+    allowed = {
+        "name",
+        "game",
+        "options",
+        "bots",
+        "clock_s",
+        "visibility",
+        "password",
+        "sit",
+        "tournament",
+        "outside_bots",
+    }
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
@@ -137,8 +148,14 @@ async def create_room(request: Request) -> Response:
     tournament = data.get("tournament")
     if tournament is not None and (isinstance(tournament, bool) or tournament not in (3, 5)):
         raise ClientError("message/invalid", "'tournament' is the number of matches of the series: 3 or 5")
+    outside_bots = data.get("outside_bots", False)
+    if not isinstance(outside_bots, bool):
+        raise ClientError("message/invalid", "'outside_bots' must be true or false")
     _may_create(request, hub, player_id)
     room = await hub.create_room(player_id, room_name, game, options, bots, clock_s, visibility, password, sit)
+    if outside_bots:  # bot accounts may sit (sefode.accounts.bots)
+        room.outside_bots = True
+        await room.save()
     if tournament is not None:
         # Declared with the room (seed 002): the series starts with the room's first match.
         await hub.db(_declare_tournament, hub.store.engine, room.id, tournament)

@@ -9,7 +9,7 @@ refused: a node that lost its lease (paused, partitioned) can never write for th
 node), so that anyone can check from the log alone that a room never had two writers (epochs never go down).
 
 Revision ID: 0007_cluster
-Revises: 0004_ratings
+Revises: 0006_bot_accounts
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_cluster"
-down_revision = "0004_ratings"
+down_revision = "0006_bot_accounts"
 branch_labels = None
 depends_on = None
 

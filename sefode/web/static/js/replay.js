@@ -2,9 +2,9 @@
 // `{"history": <sefode-history/1>, "replay": <the `sefode replay` result>}`. This shell draws what every game shares
 // (title, seed, places, download, the engine's error) and hands the rest to the game's module (`renderReplay`, see
 // docs/client-modules.md), or to the generic renderer. No rule of any game is computed here.
-import { ApiError } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { h } from "./dom.js";
-import { setActiveGame, t } from "./i18n.js";
+import { hasKey, labelText, setActiveGame, t, tg } from "./i18n.js";
 import { accountErrorText } from "./account.js";
 import { gameModule, gameSpec, matchTitle } from "./games.js";
 import * as generic from "./generic.js";
@@ -126,8 +126,103 @@ export async function renderReplay(ctx, matchId) {
     replay.error ? h("p", { class: "error small", testid: "replay-engine-error" }, t("replay.engine_error", { message: replay.error.message || "" })) : null,
     h("a", { class: "button ghost", href: `/api/matches/${encodeURIComponent(matchId)}/history`, download: "", testid: "replay-download" }, t("replay.download")),
   );
-  page.replaceChildren(header, part.element);
+  page.replaceChildren(header, part.element, analysisPanel(matchId, seats, (seat) => seatLabel(players, seat), history.game));
   page.dataset.game = history.game || "";
   page.dataset.hands = String(part.hands ?? (Array.isArray(replay.hands) ? replay.hands.length : 0));
   page.dataset.error = replay.error ? String(replay.error.code || "error") : "";
+}
+
+// ------------------------------------------------------------------ analysis ("Analisar", docs/bots.md)
+// The server runs the hard bot's evaluation of each decision of one seat (`POST /api/matches/{id}/analysis?seat=N`,
+// progress by `GET`). Game-neutral: the options are labelled by the server's `describe_action` labels, and the
+// figures a game adds (`SearchHooks.measures`) are named by its catalogue (`analysis.measure.<name>`).
+
+const POLL_MS = 400;
+
+function figureName(key, game) {
+  const full = `analysis.measure.${key}`;
+  return hasKey(full, game) ? tg(game, full) : key;
+}
+
+function figures(option, game) {
+  const parts = [`${t("analysis.value")} ${Number(option.value ?? 0).toFixed(2)}`];
+  for (const [key, value] of Object.entries(option)) {
+    if (["action", "label", "visits", "value"].includes(key) || typeof value !== "number") continue;
+    parts.push(`${figureName(key, game)} ${value.toFixed(2)}`);
+  }
+  return parts.join(" · ");
+}
+
+function renderAnalysis(analysis, game) {
+  const decisions = analysis.decisions || [];
+  if (!decisions.length) return h("p", { class: "muted small", testid: "analysis-empty" }, t("analysis.empty"));
+  return h(
+    "div",
+    {},
+    h("p", { class: "small", testid: "analysis-summary" }, t("analysis.summary", { n: decisions.length, mistakes: analysis.mistakes || 0 })),
+    h(
+      "ol",
+      { class: "analysis-decisions", testid: "analysis-decisions" },
+      decisions.map((d, i) =>
+        h(
+          "li",
+          { class: d.mistake ? "analysis-mistake" : "", testid: `analysis-decision-${i}`, dataset: { index: String(d.index), mistake: d.mistake ? "1" : "0" } },
+          d.mistake ? h("b", { class: "error", testid: "analysis-mark" }, t("analysis.mistake"), " ") : null,
+          h("span", { testid: "analysis-chosen" }, t("analysis.chosen", { move: labelText(d.chosen_label, game) })),
+          " · ",
+          h("span", { testid: "analysis-preferred" }, t("analysis.preferred", { move: labelText(d.preferred_label, game) })),
+          h(
+            "ul",
+            { class: "small muted" },
+            (d.options || []).map((o) => h("li", {}, h("b", {}, labelText(o.label, game)), " ", figures(o, game))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function analysisPanel(matchId, seats, name, game) {
+  const select = h("select", { testid: "analysis-seat", "aria-label": t("analysis.seat") }, Array.from({ length: seats }, (_, s) => h("option", { value: String(s) }, name(s))));
+  const bar = h("progress", { testid: "analysis-progress", max: "1", value: "0", hidden: true });
+  const out = h("div", { testid: "analysis-result", "aria-live": "polite" });
+  const button = h("button", { class: "button", type: "button", testid: "analysis-start" }, t("analysis.start"));
+  async function run() {
+    button.disabled = true;
+    bar.hidden = false;
+    bar.value = 0;
+    out.replaceChildren(h("p", { class: "muted small" }, t("analysis.running")));
+    const path = `/matches/${encodeURIComponent(matchId)}/analysis?seat=${encodeURIComponent(select.value)}`;
+    try {
+      let status = await api("POST", path);
+      while (status.status === "running") {
+        bar.max = Math.max(1, status.total || 1);
+        bar.value = status.done || 0;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        status = await api("GET", path);
+      }
+      if (status.status !== "done") throw new Error(status.error || "failed");
+      bar.max = 1;
+      bar.value = 1;
+      out.replaceChildren(renderAnalysis(status.analysis || {}, game));
+    } catch (error) {
+      console.warn("analysis failed", error);
+      out.replaceChildren(h("p", { class: "error small", testid: "analysis-error" }, t("analysis.failed")));
+    } finally {
+      button.disabled = false;
+    }
+  }
+  button.addEventListener("click", run);
+  return h(
+    "section",
+    { class: "panel replay-analysis", testid: "replay-analysis" },
+    h("h2", {}, t("analysis.title")),
+    h("p", { class: "muted small" }, t("analysis.no_hindsight")),
+    h("label", {}, t("analysis.seat"), " ", select),
+    " ",
+    button,
+    " ",
+    bar,
+    out,
+  );
 }

@@ -11,6 +11,7 @@ import * as generic from "./generic.js";
 import { deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
 import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
+import { createSeatSetup } from "./setup.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -173,11 +174,13 @@ export async function renderRoom(ctx, roomId) {
       rs.mod = mod;
       setActiveGame(name);
       gamePanes = Array.isArray(mod.panes) ? mod.panes : [];
+      let previous = panes.score;
       for (const pane of gamePanes) {
         if (!panes[pane.id]) {
           panes[pane.id] = h("div", { class: "pane", testid: `pane-${pane.id}`, hidden: true });
-          panes.score.after(panes[pane.id]);
+          previous.after(panes[pane.id]);
         }
+        previous = panes[pane.id];
       }
       drawAll();
     })();
@@ -197,6 +200,7 @@ export async function renderRoom(ctx, roomId) {
   const send = (message) => {
     if (!rs.conn.send(message)) toast(t("error.offline"), "error");
   };
+  const seatSetup = createSeatSetup({ send, redraw: () => drawAll() });
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
     if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
@@ -466,6 +470,7 @@ export async function renderRoom(ctx, roomId) {
     });
     const parts = [h("h2", {}, t("room.seating")), h("ul", { class: "seat-list", testid: "seat-list" }, rows)];
     if (room.teams && room.teams.length) parts.push(teamsEditor(owner && between));
+    if (between) parts.push(seatSetup.panel({ room, mod: rs.mod, game: rs.spec }));
     if (owner && between) {
       parts.push(
         h(
@@ -720,6 +725,7 @@ export async function renderRoom(ctx, roomId) {
   }
 
   function onMessage(msg) {
+    seatSetup.onMessage(msg);
     switch (msg.type) {
       case "hello":
         break;

@@ -1,0 +1,267 @@
+"""The card list of the rules pages and the catalogue entries, generated from the card data.
+
+    python -m sefode.games.guimenon.cardlist          # rewrite the generated parts of rules/ and i18n/
+
+The rules pages keep the generated list between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
+catalogues hold hand-written UI strings plus ``guimenon.card.*``, ``guimenon.location.*``, ``guimenon.deck.*``
+and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name).
+``tests/test_guimenon_pages.py`` fails when either is out of date.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sefode.games.guimenon.cardset import LANGS, CardSet, ability_text, load
+
+PACKAGE = Path(__file__).parent
+BEGIN, END = "<!-- cards:begin -->", "<!-- cards:end -->"
+
+_WORDS = {
+    "pt-BR": {
+        "cards": "Cartas",
+        "tokens": "Fichas",
+        "locations": "Locais",
+        "decks": "Decks prontos",
+        "name": "nome",
+        "kind": "tipo de carta",
+        "cost": "Lua",
+        "stars": "★",
+        "types": "Tipos",
+        "ability": "habilidade",
+        "ser": "Ser",
+        "item": "Item",
+        "none": "—",
+        "list": "cartas",
+    },
+    "en": {
+        "cards": "Cards",
+        "tokens": "Tokens",
+        "locations": "Locations",
+        "decks": "Ready decks",
+        "name": "name",
+        "kind": "kind",
+        "cost": "Moon",
+        "stars": "★",
+        "types": "Types",
+        "ability": "ability",
+        "ser": "Being",
+        "item": "Item",
+        "none": "—",
+        "list": "cards",
+    },
+}
+
+
+def card_list(cs: CardSet, lang: str) -> str:
+    w = _WORDS[lang]
+    lines = [
+        f"### {w['cards']} ({len(cs.cards)})",
+        "",
+        f"| {w['name']} | id | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for c in sorted(cs.cards, key=lambda c: (c.cost, c.id)):
+        types = ", ".join(cs.types[t].get(lang) for t in sorted(c.types)) or w["none"]
+        stars = str(c.stars) if c.being else w["none"]
+        text = ability_text(c.ability, cs, lang) or w["none"]
+        lines.append(
+            f"| {c.name.get(lang)} | `{c.id}` | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
+            f"{types} | {text} |"
+        )
+    lines += [
+        "",
+        f"### {w['tokens']}",
+        "",
+        f"| {w['name']} | id | {w['stars']} | {w['types']} |",
+        "| --- | --- | --- | --- |",
+    ]
+    for t in cs.tokens.values():
+        types = ", ".join(cs.types[x].get(lang) for x in sorted(t.types)) or w["none"]
+        lines.append(f"| {t.name.get(lang)} | `{t.id}` | {t.stars} | {types} |")
+    lines += [
+        "",
+        f"### {w['locations']} ({len(cs.locations)})",
+        "",
+        f"| {w['name']} | id | {w['ability']} |",
+        "| --- | --- | --- |",
+    ]
+    for loc in cs.locations:
+        lines.append(
+            f"| {loc.name.get(lang)} | `{loc.id}` | {ability_text(loc.ability, cs, lang, location=True) or w['none']} |"
+        )
+    lines += ["", f"### {w['decks']}", ""]
+    for d in cs.decks.values():
+        names = ", ".join(cs.by_id[c].name.get(lang) for c in d.cards)
+        lines += [
+            f"**{d.name.get(lang)}** (`{d.id}`): {d.description.get(lang)}",
+            "",
+            f"{len(d.cards)} {w['list']}: {names}.",
+            "",
+        ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def catalogue_entries(cs: CardSet, lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for c in cs.cards:
+        out[f"guimenon.card.{c.id}"] = c.name.get(lang)
+        out[f"guimenon.card.{c.id}.text"] = ability_text(c.ability, cs, lang)
+    for t in cs.tokens.values():
+        out[f"guimenon.card.{t.id}"] = t.name.get(lang)
+        out[f"guimenon.card.{t.id}.text"] = ""
+    for loc in cs.locations:
+        out[f"guimenon.location.{loc.id}"] = loc.name.get(lang)
+        out[f"guimenon.location.{loc.id}.text"] = ability_text(loc.ability, cs, lang, location=True)
+    for d in cs.decks.values():
+        out[f"guimenon.deck.{d.id}"] = d.name.get(lang)
+        out[f"guimenon.deck.{d.id}.description"] = d.description.get(lang)
+    for tid, name in cs.types.items():
+        out[f"guimenon.type.{tid}"] = name.get(lang)
+    return out
+
+
+UI: dict[str, dict[str, str]] = {
+    "pt-BR": {
+        "game.guimenon.title": "Guimenon TCG",
+        "guimenon.option.deck_0": "Deck do lugar 1",
+        "guimenon.option.deck_1": "Deck do lugar 2",
+        "guimenon.option.deck_help": "Um deck pronto, ou aleatório; o deck montado por cada jogador vem na preparação.",
+        "guimenon.deck.random": "Aleatório",
+        "guimenon.action.confirm": "Confirmar",
+        "guimenon.action.place": "Jogar {card} no Local {location}",
+        "guimenon.action.take_back": "Desfazer {card}",
+        "guimenon.action.discard": "Descartar {card}",
+        "guimenon.moon": "Lua",
+        "guimenon.stars": "Estrelas",
+        "guimenon.turn": "Turno {turn} de 6",
+        "guimenon.not_revealed": "Ainda não revelado",
+        "guimenon.waiting": "Esperando o oponente…",
+        "guimenon.must_discard": "Descarte {count} carta(s) para ficar com 7",
+        "guimenon.neutral": "Neutro",
+        "guimenon.controls": "Controla",
+        "guimenon.hand_deck": "{hand} na mão · {deck} no deck",
+        "guimenon.builder.title": "Montar deck — Guimenon",
+        "guimenon.builder.nickname": "Seu apelido (para guardar decks)",
+        "guimenon.builder.all": "Todos",
+        "guimenon.builder.cost": "Custo",
+        "guimenon.builder.type": "Tipo",
+        "guimenon.builder.kind": "Tipo de carta",
+        "guimenon.builder.pool": "Cartas",
+        "guimenon.builder.deck": "Seu deck",
+        "guimenon.builder.curve": "Curva de Lua",
+        "guimenon.builder.valid": "Deck válido: {count} cartas.",
+        "guimenon.setup.ready_decks": "Decks prontos",
+        "guimenon.setup.saved_decks": "Seus decks",
+        "guimenon.setup.none_saved": "Nenhum deck guardado ainda.",
+        "guimenon.setup.build": "Montar um deck",
+        "guimenon.builder.short": "{count} cartas: faltam {missing} (mínimo {min}).",
+        "guimenon.builder.name": "Nome do deck",
+        "guimenon.builder.save": "Guardar",
+        "guimenon.builder.saved": "Decks guardados",
+        "guimenon.builder.load": "Abrir",
+        "guimenon.builder.delete": "Apagar",
+        "guimenon.builder.code": "Código para compartilhar",
+        "guimenon.builder.import": "Importar código",
+        "guimenon.builder.bad_code": "Código inválido.",
+        "guimenon.builder.start_from": "Começar de um deck pronto",
+        "guimenon.kind.ser": "Ser",
+        "guimenon.kind.item": "Item",
+    },
+    "en": {
+        "game.guimenon.title": "Guimenon TCG",
+        "guimenon.option.deck_0": "Seat 1's deck",
+        "guimenon.option.deck_1": "Seat 2's deck",
+        "guimenon.option.deck_help": "A ready deck, or random; a deck a player built comes with the setup.",
+        "guimenon.deck.random": "Random",
+        "guimenon.action.confirm": "Confirm",
+        "guimenon.action.place": "Play {card} at Location {location}",
+        "guimenon.action.take_back": "Take back {card}",
+        "guimenon.action.discard": "Discard {card}",
+        "guimenon.moon": "Moon",
+        "guimenon.stars": "Stars",
+        "guimenon.turn": "Turn {turn} of 6",
+        "guimenon.not_revealed": "Not revealed yet",
+        "guimenon.waiting": "Waiting for the opponent…",
+        "guimenon.must_discard": "Discard {count} card(s) to keep 7",
+        "guimenon.neutral": "Neutral",
+        "guimenon.controls": "Controls",
+        "guimenon.hand_deck": "{hand} in hand · {deck} in deck",
+        "guimenon.builder.title": "Deck builder — Guimenon",
+        "guimenon.builder.nickname": "Your nickname (to keep decks)",
+        "guimenon.builder.all": "All",
+        "guimenon.builder.cost": "Cost",
+        "guimenon.builder.type": "Type",
+        "guimenon.builder.kind": "Kind",
+        "guimenon.builder.pool": "Cards",
+        "guimenon.builder.deck": "Your deck",
+        "guimenon.builder.curve": "Moon curve",
+        "guimenon.builder.valid": "Valid deck: {count} cards.",
+        "guimenon.setup.ready_decks": "Ready decks",
+        "guimenon.setup.saved_decks": "Your decks",
+        "guimenon.setup.none_saved": "No saved deck yet.",
+        "guimenon.setup.build": "Build a deck",
+        "guimenon.builder.short": "{count} cards: {missing} more needed (at least {min}).",
+        "guimenon.builder.name": "Deck name",
+        "guimenon.builder.save": "Save",
+        "guimenon.builder.saved": "Saved decks",
+        "guimenon.builder.load": "Open",
+        "guimenon.builder.delete": "Delete",
+        "guimenon.builder.code": "Code to share",
+        "guimenon.builder.import": "Import code",
+        "guimenon.builder.bad_code": "Not a valid code.",
+        "guimenon.builder.start_from": "Start from a ready deck",
+        "guimenon.kind.ser": "Being",
+        "guimenon.kind.item": "Item",
+    },
+}
+
+
+def catalogue(cs: CardSet, lang: str) -> dict[str, Any]:
+    return dict(sorted({**UI[lang], **catalogue_entries(cs, lang)}.items()))
+
+
+def page_with_list(text: str, cs: CardSet, lang: str) -> str:
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    return f"{head}{BEGIN}\n{card_list(cs, lang)}{END}{tail}"
+
+
+def pool_json(cs: CardSet) -> dict[str, Any]:
+    """The card pool for the deck builder (``client/cards.json``): what each card is, the ready decks, the rules."""
+    from sefode.games.guimenon.cardset import MIN_DECK
+
+    return {
+        "min_deck": MIN_DECK,
+        "types": sorted(cs.types),
+        "cards": [
+            {
+                "id": c.id,
+                "kind": "ser" if c.being else "item",
+                "cost": c.cost,
+                "stars": c.stars,
+                "types": sorted(c.types),
+            }
+            for c in cs.cards
+        ],
+        "decks": [{"id": d.id, "cards": list(d.cards)} for d in cs.decks.values()],
+    }
+
+
+def write_all() -> None:
+    cs = load()
+    (PACKAGE / "client" / "cards.json").write_text(
+        json.dumps(pool_json(cs), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
+    for lang in LANGS:
+        page = PACKAGE / "rules" / f"guimenon.{lang}.md"
+        page.write_text(page_with_list(page.read_text(encoding="utf-8"), cs, lang), encoding="utf-8")
+        cat = PACKAGE / "i18n" / f"{lang}.json"
+        cat.parent.mkdir(exist_ok=True)
+        cat.write_text(json.dumps(catalogue(cs, lang), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_all()

@@ -1,0 +1,214 @@
+// Guimenon's browser module: the board (3 Locations, 4 slots a side, Stars and control), your hand with card frames,
+// the secret turn (tap a card, tap a Location; tap a placed card to take it back; confirm), the log's texts and the
+// replay, and the deck choice before the match (renderSetup: a ready deck or one of the player's saved decks). The contract is in docs/client-modules.md; every text comes from the game's catalogue (card.*, location.*).
+import { api } from "/static/js/api.js";
+import { h } from "/static/js/dom.js";
+import { currentLang, t } from "/static/js/i18n.js";
+
+const SLOTS = 4;
+let styled = false;
+
+function style() {
+  // A stylesheet from the game's package: the page's Content-Security-Policy allows no inline <style>.
+  if (styled) return;
+  styled = true;
+  document.head.appendChild(h("link", { rel: "stylesheet", href: new URL("./guimenon.css", import.meta.url).href }));
+}
+
+const cardName = (id) => t(`guimenon.card.${id}`);
+const cardText = (id) => t(`guimenon.card.${id}.text`);
+const typeNames = (types) => (types || []).map((x) => t(`guimenon.type.${x}`)).join(" · ");
+
+/** A card frame: name, cost, Stars, Types and ability text (both languages through the catalogue). */
+export function cardFrame(card, extra = {}) {
+  const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
+  const text = card.text === undefined ? cardText(card.card) : card.text;
+  return h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card } },
+    h("div", { class: "gm-cardtop" },
+      card.cost === undefined ? null : h("span", { class: "gm-cost", title: t("guimenon.moon"), text: String(card.cost) }),
+      h("span", { class: "gm-cardname", text: cardName(card.card) }),
+      card.being ? h("span", { class: "gm-star", text: `${card.stars}★` }) : null),
+    card.types && card.types.length ? h("div", { class: "gm-types", text: typeNames(card.types) }) : null,
+    text ? h("div", { class: "gm-text", text }) : null);
+}
+
+function legalOf(ctx) {
+  return (ctx.legal || []).map((x) => x.action);
+}
+
+function canPlace(ctx, card, loc) {
+  return legalOf(ctx).some((a) => a.place === card && a.location === loc);
+}
+
+export function renderTable(ctx) {
+  style();
+  const view = ctx.view;
+  if (!view || view.game !== "guimenon") return h("div", { text: "…" });
+  const memory = ctx.memory;
+  const me = view.me;
+  const seat = view.seat === null || view.seat === undefined ? 0 : view.seat;
+  const other = 1 - seat;
+  const lang = currentLang();
+  const legal = legalOf(ctx);
+  const selected = memory.selected && me && me.hand.some((c) => c.card === memory.selected) ? memory.selected : null;
+  const discarding = me && me.owed_discards > 0;
+
+  const head = h("div", { class: "gm-head" },
+    h("span", { testid: "gm-turn", text: t("guimenon.turn").replace("{turn}", view.turn) }),
+    me ? h("span", { testid: "gm-moon", text: `${t("guimenon.moon")}: ${me.moon_left}/${view.moon[seat]}` }) : null,
+    h("span", { testid: "gm-other", text: `${ctx.name(other, true)}: ` +
+      t("guimenon.hand_deck").replace("{hand}", view.hand_counts[other]).replace("{deck}", view.deck_counts[other]) +
+      (view.confirmed[other] ? " ✔" : "") }));
+
+  const board = h("div", { class: "gm-board", testid: "gm-board" });
+  for (let li = 0; li < 3; li++) {
+    const info = view.locations[li];
+    const cell = view.board[li];
+    const target = selected && canPlace(ctx, selected, li);
+    const face = info.revealed
+      ? h("div", { class: "gm-locface", testid: `gm-location-${li}` },
+        h("div", { class: "gm-locname", text: t(`guimenon.location.${info.id}`) }),
+        h("div", { class: "gm-loctext", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
+      : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
+    const sideEl = (s) => {
+      const el = h("div", { class: "gm-side", testid: `gm-side-${li}-${s === seat ? "me" : "them"}` });
+      for (const u of cell.cards[s]) el.appendChild(cardFrame({ ...u, text: "" }, { class: "gm-small" }));
+      if (s === seat && me) {
+        for (const p of me.pending.filter((x) => x.location === li)) {
+          el.appendChild(cardFrame({ ...p, text: "" }, {
+            class: "gm-pending", testid: `gm-pending-${p.card}`,
+            onclick: () => legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
+          }));
+        }
+      }
+      return el;
+    };
+    const control = view.control[li];
+    const ctrlText = !info.revealed ? "" : control === null ? t("guimenon.neutral")
+      : `${t("guimenon.controls")}: ${ctx.name(control, true)}`;
+    board.appendChild(h("div", {
+      class: `gm-loc${target ? " gm-target" : ""}`, testid: `gm-loc-${li}`,
+      onclick: target ? () => { memory.selected = null; ctx.act({ place: selected, location: li }); } : null,
+    },
+      sideEl(other),
+      h("div", { class: "gm-stars" },
+        h("span", { testid: `gm-stars-${li}-them`, text: `${cell.stars[other]}★` }),
+        h("span", { testid: `gm-stars-${li}-me`, text: `${cell.stars[seat]}★` })),
+      face,
+      h("div", { class: "gm-ctrl", text: ctrlText }),
+      sideEl(seat)));
+  }
+
+  const parts = [head, board];
+  if (me) {
+    const hand = h("div", { class: "gm-hand", testid: "gm-hand" });
+    for (const c of me.hand) {
+      const playable = legal.some((a) => a.place === c.card);
+      const discardable = discarding && legal.some((a) => a.discard === c.card);
+      const cls = [c.card === selected ? "gm-selected" : "", playable || discardable ? "gm-playable" : "gm-unplayable"];
+      hand.appendChild(cardFrame(c, {
+        class: cls.join(" "), testid: `gm-hand-${c.card}`,
+        onclick: () => {
+          if (discardable) { ctx.act({ discard: c.card }); return; }
+          if (!playable) return;
+          memory.selected = memory.selected === c.card ? null : c.card;
+          ctx.redraw();
+        },
+      }));
+    }
+    const actions = h("div", { class: "gm-actions" });
+    if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: t("guimenon.must_discard").replace("{count}", me.owed_discards) }));
+    if (legal.some((a) => a.confirm)) {
+      actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("guimenon.action.confirm")));
+    }
+    if (ctx.submitted || (view.confirmed[seat] && !ctx.over)) actions.appendChild(h("span", { class: "gm-wait", testid: "gm-waiting", text: t("guimenon.waiting") }));
+    parts.push(actions, hand);
+  }
+  return h("div", { class: "gm-table" }, parts);
+}
+
+export function renderScore(ctx) {
+  const view = ctx.view;
+  if (!view || view.game !== "guimenon") return null;
+  const rows = [0, 1].map((s) => h("tr", {},
+    h("td", { text: ctx.name(s, true) }),
+    h("td", { text: String(view.control.filter((c) => c === s).length) }),
+    h("td", { text: String(view.board.reduce((sum, cell) => sum + cell.stars[s], 0)) })));
+  return h("table", { testid: "gm-score" }, h("tr", {}, h("th", {}, ""), h("th", {}, "⚑"), h("th", {}, "★")), rows);
+}
+
+export function eventText(ev, ctx) {
+  const name = (s) => (ctx && ctx.name ? ctx.name(s, true) : `#${s + 1}`);
+  if (ev.type === "confirmed") return `${name(ev.seat)} ✔`;
+  if (ev.type === "reveal") {
+    const plays = ev.plays.map((p) => `${name(p.seat)}: ${cardName(p.card)} → ${p.location + 1}`);
+    return plays.length ? plays.join(" · ") : null;
+  }
+  if (ev.type === "ability") {
+    const key = `guimenon.card.${ev.source}`;
+    const source = t(key) !== key ? cardName(ev.source) : t(`guimenon.location.${ev.source}`);
+    return `${source}: ${(ev.results || []).join(", ") || "—"}`;
+  }
+  if (ev.type === "turn") return t("guimenon.turn").replace("{turn}", ev.turn);
+  return null;
+}
+
+export function renderReplay(rctx) {
+  style();
+  const report = rctx.replay || {};
+  const turns = report.turns || [];
+  const el = h("div", { class: "gm-table", testid: "gm-replay" });
+  for (const turn of turns) {
+    el.appendChild(h("h4", { text: t("guimenon.turn").replace("{turn}", turn.turn) }));
+    el.appendChild(h("div", {}, turn.plays.map((p) => `${rctx.name(p.seat)}: ${cardName(p.card)} → ${p.location + 1}`).join(" · ")));
+    const board = h("div", { class: "gm-board" });
+    for (const cell of turn.board || []) {
+      board.appendChild(h("div", { class: "gm-loc" },
+        h("div", { class: "gm-locface" }, cell.id ? t(`guimenon.location.${cell.id}`) : t("guimenon.not_revealed")),
+        h("div", { class: "gm-stars" }, h("span", { text: `${cell.stars[0]}★` }), h("span", { text: `${cell.stars[1]}★` })),
+        h("div", { class: "gm-side" }, cell.cards[0].map((u) => cardFrame(u))),
+        h("div", { class: "gm-side" }, cell.cards[1].map((u) => cardFrame(u)))));
+    }
+    el.appendChild(board);
+    el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: `${r.source}: ${(r.results || []).join(", ")}` }))));
+  }
+  return { element: el, meta: report.control ? [`⚑ ${report.control.map((c) => (c === null ? "–" : c + 1)).join(" ")}`] : [] };
+}
+
+const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/** Before the match: pick a ready deck (room.setup.choices) or one of your saved decks (the platform's player data,
+ * the deck builder's), with a link to the builder. ctx: {room, value (your choice), sendSetup, memory, redraw}. */
+export function renderSetup(ctx) {
+  style();
+  const memory = ctx.memory;
+  if (!memory.decks && !memory.loading) {
+    memory.loading = true;
+    api("GET", "/me/games/guimenon/data") // the builder's saved decks
+      .then((data) => { memory.decks = (data && data.items) || []; })
+      .catch(() => { memory.decks = []; })
+      .finally(() => { memory.loading = false; ctx.redraw(); });
+  }
+  const choices = (ctx.room.setup && ctx.room.setup.choices) || [];
+  const ready = h("div", { class: "gm-setup-list", testid: "gm-setup-ready" }, choices.map((c) => {
+    const on = ctx.value === c.value;
+    return h("button", { type: "button", class: on ? "gm-setup-deck active" : "gm-setup-deck", "aria-pressed": on ? "true" : "false",
+      testid: `gm-setup-ready-${c.value}`, onclick: () => ctx.sendSetup(c.value) },
+      h("b", { text: t(c.label) }), c.description ? h("small", { text: t(c.description) }) : null);
+  }));
+  const decks = memory.decks;
+  const saved = h("div", { class: "gm-setup-list", testid: "gm-setup-saved" },
+    decks === undefined ? h("span", { class: "muted", text: t("common.loading") })
+      : decks.length ? decks.map((item) => {
+        const deck = item.value || {};
+        const on = sameDeck(ctx.value, deck.cards);
+        return h("button", { type: "button", class: on ? "gm-setup-deck active" : "gm-setup-deck", "aria-pressed": on ? "true" : "false",
+          testid: `gm-setup-saved-${item.key}`, onclick: () => ctx.sendSetup(deck.cards) },
+          h("b", { text: `${deck.name} (${(deck.cards || []).length})` }));
+      }) : h("span", { class: "muted", testid: "gm-setup-none", text: t("guimenon.setup.none_saved") }));
+  const builder = `/games/guimenon/client/builder.html${currentLang() === "en" ? "?lang=en" : ""}`;
+  return h("div", { class: "gm-setup", testid: "gm-setup" },
+    h("h4", { text: t("guimenon.setup.ready_decks") }), ready,
+    h("h4", { text: t("guimenon.setup.saved_decks") }), saved,
+    h("a", { class: "button", href: builder, testid: "gm-setup-builder" }, t("guimenon.setup.build")));
+}

@@ -1,0 +1,246 @@
+// King's table: four seats around the felt (you at the bottom) with what each has taken in this hand, the trick in
+// the middle, the contract and the trump always on show, the contract chooser and the trump picker, your hand with the
+// cards you may not play dimmed (touching one says why), and the last trick. renderTable() is a pure function of
+// ctx (docs/client-modules.md): a reload or a reconnection simply draws again.
+import { cardEl, cardShort, sortCards, SUIT_SYMBOL } from "/static/js/cards.js";
+import { h } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+import { clockEl, polar, seatAngle, seatInfo, seatName } from "/static/js/seats.js";
+
+const STYLE_ID = "king-style";
+
+/** Link King's stylesheet once (a file next to this module: the page's CSP allows no inline <style>). */
+export function ensureStyle() {
+  if (typeof document === "undefined" || document.getElementById(STYLE_ID)) return;
+  const link = document.createElement("link");
+  link.id = STYLE_ID;
+  link.rel = "stylesheet";
+  link.href = new URL("./king.css", import.meta.url).href;
+  document.head.appendChild(link);
+}
+
+export function contractName(name) {
+  return name ? t(`king.contract.${name}`) : "—";
+}
+
+export function suitName(suit) {
+  return t(`king.suit.${suit}`);
+}
+
+export function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function takenEl(view, seat) {
+  const taken = view.taken && view.taken[seat];
+  if (!taken) return null;
+  const contract = view.contract;
+  const keys = ["tricks"];
+  if (["homens", "salada", "bolola"].includes(contract)) keys.push("men");
+  if (["mulheres", "salada", "bolola"].includes(contract)) keys.push("queens");
+  if (["copas", "salada", "bolola"].includes(contract)) keys.push("hearts");
+  if (["king", "salada", "bolola"].includes(contract)) keys.push("king_of_hearts");
+  const items = keys.map((key) =>
+    h("span", { title: t(`king.taken.${key}`), testid: `taken-${seat}-${key}` }, `${t(`king.taken.short.${key}`)} ${taken[key]}`),
+  );
+  items.push(h("span", { class: "seat-points", title: t("king.points_hand") }, signed(view.points[seat])));
+  return h("div", { class: "seat-taken", testid: `seat-taken-${seat}` }, items);
+}
+
+function seatBox(ctx, view, seat, base, mySeat) {
+  const room = ctx.room;
+  const angle = seatAngle(seat, 4, base);
+  const pos = polar(angle, 41, 39);
+  const info = seatInfo(room, seat);
+  const classes = ["seat"];
+  if (view.turn === seat) classes.push("turn");
+  if (seat === mySeat) classes.push("mine");
+  if (info.connected === false && !info.bot) classes.push("offline");
+  const tags = [];
+  if (view.dealer === seat) tags.push(h("span", { class: "tag dealer", title: t("king.dealer") }, t("king.dealer_short")));
+  if (view.chooser === seat && view.phase !== "over") tags.push(h("span", { class: "tag chooser", testid: `chooser-${seat}`, title: t("king.chooser") }, "★"));
+  if (info.connected === false && !info.bot) tags.push(h("span", { class: "tag off" }, t("seat.offline")));
+  const total = view.totals[seat];
+  return h(
+    "div",
+    { class: classes.join(" "), style: { left: `${pos.x}%`, top: `${pos.y}%` }, testid: `seat-${seat}`, "data-seat": String(seat) },
+    h("div", { class: "seat-name", title: seatName(room, seat, mySeat) }, seatName(room, seat, mySeat, true)),
+    h("div", { class: `seat-total ${total < 0 ? "neg" : total > 0 ? "pos" : ""}`, testid: `seat-total-${seat}` }, signed(total)),
+    view.phase === "playing" ? takenEl(view, seat) : null,
+    tags.length ? h("div", { class: "seat-tags" }, tags) : null,
+    view.turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
+    seat !== mySeat && view.hand_counts[seat] > 0 ? h("div", { class: "seat-hand" }, h("span", { class: "count" }, `🂠×${view.hand_counts[seat]}`)) : null,
+  );
+}
+
+function trickCards(plays, base) {
+  return plays.map(([seat, card], i) => {
+    const pos = polar(seatAngle(seat, 4, base), 17, 19);
+    const el = cardEl(card, { size: "md", testid: `trick-card-${seat}` });
+    el.classList.add("in-trick");
+    el.style.left = `${pos.x}%`;
+    el.style.top = `${pos.y}%`;
+    el.style.zIndex = String(10 + i);
+    return el;
+  });
+}
+
+function contractInfo(view) {
+  return (view.contracts || []).find((c) => c.name === view.contract) || null;
+}
+
+function infoBar(ctx, view) {
+  const items = [h("span", { class: "chip", testid: "hand-number" }, t("king.sheet.hand"), ` ${view.hand_number}/${view.hands_per_match}`)];
+  const info = contractInfo(view);
+  items.push(
+    h(
+      "span",
+      { class: "chip contract", testid: "contract", title: info ? t(`king.points.${info.name}`) : "" },
+      view.contract ? contractName(view.contract) : view.phase === "over" ? "—" : t("king.phase.choosing", { seat: ctx.name(view.chooser, true) }),
+    ),
+  );
+  // The trump is shown at all times: the suit in a Trunfo hand, "no trump" otherwise.
+  const trump = view.trump;
+  items.push(
+    h(
+      "span",
+      { class: `chip trump-chip${trump ? ` suit-${trump}` : ""}`, testid: "trump" },
+      t("king.trump"),
+      ": ",
+      trump ? h("b", {}, SUIT_SYMBOL[trump]) : null,
+      trump ? ` ${suitName(trump)}` : view.contract === "trunfo" ? "…" : t("king.no_trump"),
+    ),
+  );
+  return h(
+    "div",
+    { class: "info-bar", testid: "info-bar" },
+    items,
+    info ? h("div", { class: "contract-points", testid: "contract-points" }, t(`king.points.${info.name}`)) : null,
+  );
+}
+
+function contractPanel(ctx, view, paused) {
+  const legal = new Set(paused ? [] : (view.legal || []).filter((a) => "contract" in a).map((a) => a.contract));
+  const buttons = (view.contracts || []).map((c) =>
+    h(
+      "button",
+      {
+        type: "button",
+        testid: `contract-${c.name}`,
+        disabled: !legal.has(c.name),
+        onclick: () => ctx.act({ contract: c.name }),
+      },
+      contractName(c.name),
+      h("small", {}, t(`king.points.${c.name}`)),
+    ),
+  );
+  const quotas = view.quotas
+    ? h(
+        "table",
+        { class: "quota-table", testid: "quotas" },
+        h("tbody", {}, view.quotas.map((q, s) => h("tr", { testid: `quota-${s}` }, h("td", {}, ctx.name(s, true)), h("td", {}, t("king.quota.trunfo", { n: q.trunfo })), h("td", {}, t("king.quota.pool", { n: q.pool }))))),
+      )
+    : null;
+  const open = view.pool_open
+    ? h("p", { class: "pool-open", testid: "pool-open" }, t("king.pool_open"), ": ", view.pool_open.map(contractName).join(", "))
+    : null;
+  return h("div", { class: "decision contract-panel", testid: "contract-panel" }, h("h3", {}, t("king.choose_contract")), h("div", { class: "contract-buttons" }, buttons), open, quotas);
+}
+
+function trumpPanel(ctx, view, paused) {
+  const legal = new Set(paused ? [] : (view.legal || []).filter((a) => "trump" in a).map((a) => a.trump));
+  return h(
+    "div",
+    { class: "decision trump-panel", testid: "trump-panel" },
+    h("h3", {}, t("king.choose_trump")),
+    h(
+      "div",
+      { class: "trump-buttons" },
+      ["c", "h", "s", "d"].map((s) =>
+        h("button", { type: "button", class: `suit-${s}`, testid: `trump-${s}`, disabled: !legal.has(s), title: suitName(s), "aria-label": suitName(s), onclick: () => ctx.act({ trump: s }) }, SUIT_SYMBOL[s]),
+      ),
+    ),
+  );
+}
+
+function reasonText(view, card) {
+  const reason = view.reasons && view.reasons[card];
+  if (!reason) return null;
+  const text = t(reason.key);
+  return text && text !== reason.key ? text : reason.text;
+}
+
+function myHand(ctx, view, mySeat, paused) {
+  if (mySeat === null || mySeat === undefined || view.phase === "over") return null;
+  const cards = view.hands[mySeat];
+  if (!Array.isArray(cards)) return null;
+  const myTurn = view.turn === mySeat && view.phase === "playing" && !paused;
+  const playable = new Set(myTurn ? (view.legal || []).filter((a) => "play" in a).map((a) => a.play) : []);
+  return h(
+    "div",
+    { class: "my-hand", testid: "my-hand" },
+    sortCards(cards).map((c) => {
+      const ok = playable.has(c);
+      const why = myTurn && !ok ? reasonText(view, c) : null;
+      const el = cardEl(c, {
+        size: "md",
+        testid: `hand-card-${c}`,
+        playable: ok,
+        extraClass: myTurn && !ok ? "dimmed" : null,
+        label: why || null,
+        // A dimmed card is not disabled: touching it says why it may not be played.
+        onclick: () => {
+          if (ok) ctx.act({ play: c });
+          else if (why) ctx.toast(why, "info");
+        },
+      });
+      // Not aria-disabled: it must stay clickable, and its accessible name already carries the reason.
+      if (myTurn && !ok) el.dataset.reason = why || "";
+      return el;
+    }),
+  );
+}
+
+export function lastTrickEl(ctx, view, trick) {
+  if (!trick) return null;
+  return h(
+    "div",
+    { class: "last-trick", testid: "last-trick" },
+    h("span", { class: "who" }, t("king.last_trick"), ":"),
+    trick.plays.map(([seat, card]) => {
+      const el = cardEl(card, { size: "xs" });
+      el.title = `${ctx.name(seat, true)}: ${cardShort(card)}`;
+      if (seat === trick.winner) el.classList.add("won");
+      return el;
+    }),
+    h("span", { class: "muted" }, "→ ", ctx.name(trick.winner, true)),
+  );
+}
+
+/** Draw the table (the shell's ctx: docs/client-modules.md). */
+export function renderTable(ctx) {
+  ensureStyle();
+  const { room, state } = ctx;
+  const view = state.view;
+  const mySeat = state.seat ?? view.seat ?? null;
+  const base = mySeat ?? 0;
+  const paused = Boolean(room && room.status === "paused");
+  const seats = [0, 1, 2, 3].map((s) => seatBox(ctx, view, s, base, mySeat));
+  const centre = h("div", { class: "trick-area", testid: "trick-area" }, trickCards(view.trick, base));
+  let turnText = "";
+  if (view.phase === "over") turnText = t("table.match_over");
+  else if (paused) turnText = t("table.paused");
+  else if (view.turn !== null && view.turn !== undefined) turnText = t(`king.phase.${view.phase}`, { seat: seatName(room, view.turn, mySeat) });
+  const mine = view.turn === mySeat && view.phase !== "over";
+  return h(
+    "div",
+    { class: "table king", testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
+    infoBar(ctx, view),
+    h("div", { class: "felt", testid: "felt" }, seats, centre),
+    h("div", { class: `turn-line${mine ? " mine" : ""}`, testid: "turn-line" }, turnText),
+    mine && view.phase === "choosing" ? contractPanel(ctx, view, paused) : null,
+    mine && view.phase === "trump" ? trumpPanel(ctx, view, paused) : null,
+    myHand(ctx, view, mySeat, paused),
+    lastTrickEl(ctx, view, view.last_trick),
+  );
+}

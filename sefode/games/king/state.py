@@ -1,0 +1,93 @@
+"""The mutable state of one King match. Only ``game.py`` changes it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    CHOOSING = "choosing"
+    """The chooser (the seat after the dealer) picks the hand's contract."""
+    TRUMP = "trump"
+    """A Trunfo hand: the chooser names the trump suit."""
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class Trick:
+    leader: int
+    plays: list[tuple[int, int]]
+    """(seat, card code) in the order played."""
+    winner: int
+    points: int
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """One finished hand: a row of the score sheet, with its tricks."""
+
+    number: int
+    dealer: int
+    chooser: int
+    contract: int
+    trump: int
+    tricks: list[Trick]
+    points: list[int]
+    totals: list[int]
+    early: bool
+    """The hand ended before 13 tricks: nothing it punishes was left."""
+
+
+@dataclass(slots=True)
+class KingState:
+    fixed: bool
+    """``order: "fixed"``: the contracts come in the fixed order and nobody chooses."""
+    seed: int
+    rng: random.Random
+    first_dealer: int
+    presets: dict[int, list[int]] = field(default_factory=dict)
+    """Hand number -> the preset deal (one mask of 13 cards per seat), from a hand history."""
+    # --- the hand in progress
+    hand_no: int = 0
+    dealer: int = 0
+    chooser: int = 0
+    phase: Phase = Phase.CHOOSING
+    contract: int = -1
+    trump: int = -1
+    hands: list[int] = field(default_factory=list)
+    """Per seat: the cards held, as a mask."""
+    dealt: list[int] = field(default_factory=list)
+    turn: int = -1
+    leader: int = -1
+    trick: list[tuple[int, int]] = field(default_factory=list)
+    led: int = -1
+    """The suit led in the trick on the table (-1: nobody has played yet)."""
+    top_led: int = -1
+    top_trump: int = -1
+    broken: bool = False
+    """A heart (a trump, in Trunfo) has been played in this hand: it may be led."""
+    played: int = 0
+    """Cards played in this hand, as a mask."""
+    chain: list[int] | None = None
+    """What the seat to play must play from (``rules.play_chain``), cached between ``legal_actions`` and the
+    play; None when it has to be worked out again."""
+    excluded: list[int] = field(default_factory=list)
+    """Per seat: cards it has shown it does not hold (voids and skipped forced plays), for resampling."""
+    tricks: list[Trick] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    """Per seat: points taken in this hand so far."""
+    taken: list[list[int]] = field(default_factory=list)
+    """Per seat: [tricks, jacks and kings, queens, hearts, king of hearts] taken in this hand."""
+    # --- the match so far
+    totals: list[int] = field(default_factory=list)
+    trunfo_chosen: list[bool] = field(default_factory=list)
+    pool_chosen: list[int] = field(default_factory=list)
+    """Per seat: pool contracts it has chosen (at most 2)."""
+    pool_played: int = 0
+    """Pool contracts already chosen, as a mask of contract indices."""
+    records: list[HandRecord] = field(default_factory=list)
+    log: list[tuple[int, int]] = field(default_factory=list)
+    placements: list[int] | None = None

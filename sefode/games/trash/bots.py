@@ -1,0 +1,399 @@
+"""One Man's Trash knowledge for the bots: the easy and normal policies and the search hooks.
+
+Everything here reads a *determinized* state (``Seen.determinize``) and only what the acting seat may see:
+its own hand, the piles, every hand's size, the cards each seat took from the table (``known``) and the
+size of the Draw Pile. The other hands and the Draw Pile of a determinized state were dealt again at
+random, so the policies never look at them (the search does, in its simulations, which is its job).
+
+The heart is :func:`score_actions`: the value of the hand an action leaves (how close it is to a
+four-of-a-kind of its best rank, how much other "junk" is left to shed, the Collectors held), plus what the
+action does to the piles: keeping a pile that fits the bot's rank, and taking away the piles an opponent
+close to four of a kind needs (a Collector put on a pile, or its top card changed).
+
+* **easy**: a random kind of action (draw, trash, collect, litter, swap), then a random one of that kind;
+  it takes a win when it sees one.
+* **normal**: the best-scored action. It builds toward four of a kind, keeps its Collectors for a pile
+  worth collecting, never empties its hand without a win while anything else is legal, and blocks.
+* **hard**: the generic ISMCTS with :class:`TrashHooks`: the same scoring as a fast rollout policy (with a
+  little noise), simulations cut after a few rounds and scored by how close each seat is to winning.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from sefode.bots.policies import GamePolicies, register_policies
+from sefode.bots.search import SearchHooks, register_hooks
+from sefode.engine import Action
+from sefode.games.trash.rules import COLLECT, DRAW, LITTER, SWAP, TRASH, adjacency, rank_of
+from sefode.games.trash.state import TrashState
+
+OUT = -1000.0
+WIN = 10000.0
+_ADJ = {True: adjacency(True), False: adjacency(False)}
+
+
+# ------------------------------------------------------------------ what a seat can see
+class Sight:
+    """The public facts one decision of ``seat`` needs, computed once per decision."""
+
+    __slots__ = ("adj", "collectors", "draw_left", "rank_bias", "seat", "threats", "unseen_ranks", "unseen_total")
+
+    def __init__(self, st: TrashState, seat: int, full: bool = True) -> None:
+        self.seat = seat
+        self.adj = _ADJ[st.opts.jokers]
+        self.collectors = st.collectors
+        self.draw_left = len(st.draw)
+        # Ranks the seat may still hope to collect: those not held by the others as far as anyone knows.
+        taken = [0] * 13
+        for o in range(st.n):
+            if o != seat:
+                for c in st.known[o]:
+                    if c not in st.collectors:
+                        taken[c >> 2] += 1
+        on_piles = [0] * 13
+        for pile in st.piles:
+            for c in pile:
+                if c not in st.collectors:
+                    on_piles[c >> 2] += 1
+        self.rank_bias = [0.3 * on_piles[r] - 1.5 * taken[r] for r in range(13)]
+        self.threats: list[tuple[int, float]] = []
+        self.unseen_ranks = [0.0] * 13
+        self.unseen_total = 0.0
+        if not full:
+            return
+        # Opponents close to four of a kind, from what they took from the table and their hand sizes.
+        for o in range(st.n):
+            if o == seat or not st.alive[o]:
+                continue
+            size = len(st.hands[o])
+            if size > 6:
+                continue
+            counts = [0] * 13
+            for c in st.known[o]:
+                if c not in st.collectors:
+                    counts[c >> 2] += 1
+            for r in range(13):
+                k = counts[r]
+                if k >= 2 or (k >= 1 and size <= 4):
+                    weight = (k / 4.0) * (1.0 if size <= 4 else 0.6 if size == 5 else 0.3)
+                    self.threats.append((r, weight))
+        # What a draw may bring: every card the seat has not seen.
+        seen = set(st.hands[seat])
+        for pile in st.piles:
+            seen.update(pile)
+        for o in range(st.n):
+            seen.update(st.known[o])
+        full_deck = range(54) if st.opts.jokers else [*sorted(st.collectors), *range(4, 52)]
+        for c in full_deck:
+            if c in seen:
+                continue
+            self.unseen_total += 1
+            if c not in st.collectors:
+                self.unseen_ranks[c >> 2] += 1
+
+
+def hand_value(hand: Sequence[int], sight: Sight, tops: Sequence[int] | None = None) -> tuple[float, int]:
+    """How good a hand is (higher is better) and its best rank, for the seat of ``sight``.
+
+    The best rank is the one held most (public hopes break ties); the other cards are junk to shed,
+    cheaper in groups of one rank (they go together). A Collector is a tool while building and a burden
+    once the four are in hand (collecting brings cards back)."""
+    if not hand:
+        return OUT, -1
+    counts = [0] * 13
+    collectors = 0
+    coll = sight.collectors
+    for c in hand:
+        if c in coll:
+            collectors += 1
+        else:
+            counts[c >> 2] += 1
+    bias = sight.rank_bias
+    best = 0
+    best_key = -1e9
+    have = second = junk_ranks = 0
+    for r in range(13):
+        k = counts[r]
+        if k:
+            junk_ranks += 1
+            key = k * 10 + bias[r]
+            if key > best_key:
+                if have > second:
+                    second = have
+                best, best_key, have = r, key, k
+            elif k > second:
+                second = k
+    if have:
+        junk_ranks -= 1
+    junk = len(hand) - collectors - have
+    value = 12.0 * have - 3.0 * junk - 1.5 * junk_ranks + 1.5 * second
+    if have == 4:
+        value -= 8.0 * collectors
+        if junk == 0 and collectors == 0:
+            value += 25.0
+            if tops is not None and any(t not in coll and (t >> 2) in sight.adj[best] for t in tops):
+                value += 10.0
+    else:
+        value += 4.0 if collectors == 1 else 5.0 if collectors >= 2 else 0.0
+    if len(hand) == 1 and sight.draw_left == 0:
+        value -= 6.0  # one card and nothing to draw: going out is near
+    return value, best
+
+
+def _pile_threat(tops: Sequence[int], sight: Sight) -> float:
+    """Penalty for leaving some opponent close to four of a kind a pile to win on."""
+    if not sight.threats:
+        return 0.0
+    coll = sight.collectors
+    penalty = 0.0
+    for rank, weight in sight.threats:
+        near = sight.adj[rank]
+        if any(t not in coll and (t >> 2) in near for t in tops):
+            penalty += 40.0 * weight
+    return penalty
+
+
+def _winning(st: TrashState, seat: int, action: Action) -> bool:
+    """Does ``action`` trash a four-of-a-kind that empties the hand on a pile that is not a Collector?"""
+    if not TRASH <= action < SWAP:
+        return False
+    rest = action - TRASH
+    if rest & 15 != 15 or len(st.hands[seat]) != 4:
+        return False
+    pile = (rest >> 4) // 13
+    return st.piles[pile][-1] not in st.collectors
+
+
+def score_actions(
+    st: TrashState, seat: int, legal: Sequence[Action], sight: Sight | None = None, full: bool = True
+) -> list[tuple[float, Action]]:
+    """Each legal action with its score for ``seat`` (higher is better); ``full`` adds the threat and the
+    exact value of a draw (the normal bot), without it the scoring is cheap (rollouts)."""
+    if sight is None:
+        sight = Sight(st, seat, full)
+    hand = st.hands[seat]
+    piles = st.piles
+    tops = [p[-1] for p in piles]
+    coll = sight.collectors
+    out: list[tuple[float, Action]] = []
+    cache: dict[tuple[int, int, int, int], float] = {}
+    for action in legal:
+        if action == DRAW:
+            if full and sight.unseen_total:
+                total = sight.unseen_total
+                value = 0.0
+                p_coll = max(0.0, total - sum(sight.unseen_ranks)) / total
+                for r in range(13):
+                    if sight.unseen_ranks[r]:
+                        value += sight.unseen_ranks[r] / total * hand_value([*hand, r * 4], sight, tops)[0]
+                if p_coll:
+                    value += p_coll * hand_value([*hand, min(coll)], sight, tops)[0]
+            else:
+                value = hand_value(hand, sight, tops)[0] - 2.5
+            value -= _pile_threat(tops, sight) if full else 0.0
+            out.append((value - 0.5, action))
+            continue
+        if action < LITTER:
+            p = action - COLLECT
+            one = min(c for c in hand if c in coll)
+            new_hand = [c for c in hand if c != one] + piles[p]
+            new_tops = tops[:]
+            new_tops[p] = one
+        elif action < TRASH:
+            card = action - LITTER
+            new_hand = [c for c in hand if c != card]
+            new_tops = [*tops, card]
+        else:
+            swap = action >= SWAP
+            rest = action - (SWAP if swap else TRASH)
+            suits = rest & 15
+            p, r = divmod(rest >> 4, 13)
+            k = bin(suits).count("1")
+            key = (1 if swap else 0, p, r, k)
+            if key in cache:  # the same number of cards of one rank: suits do not matter
+                out.append((cache[key], action))
+                continue
+            if not swap and _winning(st, seat, action):
+                cache[key] = WIN
+                out.append((WIN, action))
+                continue
+            given = [c for c in hand if c >> 2 == r and c not in coll and suits >> (c & 3) & 1]
+            new_hand = [c for c in hand if c not in given]
+            new_tops = tops[:]
+            new_tops[p] = given[-1]
+            if swap:
+                new_hand += piles[p][-k:]
+            elif tops[p] in coll:
+                new_hand.append(tops[p])
+        value = hand_value(new_hand, sight, new_tops)[0]
+        if full:
+            value -= _pile_threat(new_tops, sight)
+        if action >= TRASH:
+            cache[key] = value
+        out.append((value, action))
+    return out
+
+
+def best_action(scored: Sequence[tuple[float, Action]], rng: random.Random) -> Action:
+    top = max(s for s, _ in scored)
+    choices = [a for s, a in scored if s >= top - 1e-9]
+    return choices[0] if len(choices) == 1 else rng.choice(choices)
+
+
+# ------------------------------------------------------------------ the levels
+def _kind(action: Action) -> int:
+    if action == DRAW:
+        return 0
+    if action < LITTER:
+        return 1
+    if action < TRASH:
+        return 2
+    return 3 if action < SWAP else 4
+
+
+def action_class(action: Action) -> tuple[int, ...]:
+    """Actions that differ only by the suits of the cards they trash or swap share a class."""
+    if action < TRASH:
+        return (action,)
+    swap = action >= SWAP
+    rest = action - (SWAP if swap else TRASH)
+    return (int(swap), rest >> 4, bin(rest & 15).count("1"))
+
+
+def easy_action(st: TrashState, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    """A beginner: takes a win it sees, else a random kind of action and a random action of that kind."""
+    for action in legal:
+        if _winning(st, seat, action):
+            return action
+    kinds: dict[int, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(_kind(action), []).append(action)
+    group = kinds[rng.choice(sorted(kinds))]
+    return rng.choice(group)
+
+
+def normal_action(st: TrashState, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    return best_action(score_actions(st, seat, legal), rng)
+
+
+class TrashPolicies(GamePolicies):
+    def easy(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        return easy_action(state, seat, legal, rng)
+
+    def normal(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        return normal_action(state, seat, legal, rng)
+
+
+def progress(st: TrashState, seat: int) -> float:
+    """How close ``seat`` is to winning, 0 (out) .. 1 (four of a kind and nothing else, a pile to win on)."""
+    if st.winner == seat:
+        return 1.0
+    if not st.alive[seat] or st.winner >= 0:
+        return 0.0
+    hand = st.hands[seat]
+    coll = st.collectors
+    counts = [0] * 13
+    collectors = 0
+    for c in hand:
+        if c in coll:
+            collectors += 1
+        else:
+            counts[c >> 2] += 1
+    best = max(counts)
+    junk = len(hand) - collectors - best
+    value = (best / 4.0) ** 2 * 0.75**junk * (0.8 if collectors and best == 4 else 1.0)
+    if best == 4 and junk == 0 and not collectors:
+        rank = counts.index(4)
+        near = _ADJ[st.opts.jokers][rank]
+        value = 2.0 if any(p[-1] not in coll and rank_of(p[-1]) in near for p in st.piles) else 1.3
+    return 0.04 + value
+
+
+def win_chances(st: TrashState, temperature: float) -> list[float]:
+    """A guess at each seat's chance to win from here: a softmax of the hands' values over the seats still
+    in (a seat out has none). The sum stays below 1: some matches end with no winner."""
+    values: list[float] = []
+    for s in range(st.n):
+        if not st.alive[s]:
+            values.append(-1.0)
+            continue
+        values.append(hand_value(st.hands[s], Sight(st, s, full=False), [p[-1] for p in st.piles])[0])
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) if st.alive[s] else 0.0 for s, v in enumerate(values)]
+    total = sum(weights) * 1.1
+    return [w / total for w in weights]
+
+
+class TrashHooks(SearchHooks):
+    """Search advice: the scoring as the rollout policy, a horizon of a few rounds, progress as the reward."""
+
+    def __init__(
+        self,
+        rounds: int = 2,
+        noise: float = 0.1,
+        temperature: float = 8.0,
+        width: int = 4,
+        extra: int = 0,
+        margin: float = 1e9,
+        full_rollouts: bool = False,
+        scale: float = 1.0,
+    ) -> None:
+        self.scale = scale
+        self.margin = margin
+        self.full_rollouts = full_rollouts
+        self.rounds = rounds
+        self.extra = extra
+        self.noise = noise
+        self.temperature = temperature
+        self.width = width
+
+    def horizon(self, root: Any, state: Any) -> bool:
+        played: int = len(state.log) - len(root.log)
+        limit: int = self.rounds * max(2, sum(root.alive)) + self.extra
+        return played >= limit
+
+    def rewards(self, root: Any, state: Any) -> list[float]:
+        st: TrashState = state
+        n = st.n
+        k = self.scale
+        if st.turn < 0:
+            return [k if s == st.winner else 0.0 for s in range(n)]
+        return [k * v for v in win_chances(st, self.temperature)]
+
+    def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if rng.random() < self.noise:
+            return easy_action(state, seat, legal, rng)
+        scored = score_actions(state, seat, legal, full=self.full_rollouts)
+        return best_action(scored, rng)
+
+    def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+        """The ``width`` best-scored actions, one of each set that differs only by suits."""
+        if len(legal) <= 2:
+            return legal
+        for action in legal:
+            if _winning(state, seat, action):
+                return [action]
+        best: dict[tuple[int, ...], tuple[float, Action]] = {}
+        for score, action in score_actions(state, seat, legal):
+            key = action_class(action)
+            if key not in best:
+                best[key] = (score, action)
+        ranked = sorted(best.values(), key=lambda sa: -sa[0])
+        floor = ranked[0][0] - self.margin
+        return [a for score, a in ranked[: self.width] if score >= floor]
+
+    def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
+        for action in legal:
+            if _winning(state, seat, action):
+                return action
+        return None
+
+
+register_policies("trash", TrashPolicies())
+register_hooks("trash", TrashHooks())

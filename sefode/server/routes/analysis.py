@@ -1,0 +1,191 @@
+"""Move analysis of a finished match on the server (issue 15 §3; ``sefode.analysis``, ``docs/bots.md``).
+
+``POST /api/matches/{id}/analysis?seat=N`` starts the analysis of one seat's decisions (or returns the one already
+made: results are cached per match and seat), ``GET`` the same path reports it: ``{"status": "running", "done",
+"total"}``, then ``{"status": "done", "analysis": {...}}`` (or ``"failed"`` with ``error``). It runs in a worker thread
+of its own (one analysis at a time, so that the tables' bots keep their threads), with a total budget
+(``ANALYSIS_BUDGET_S``, spread over the seat's decisions, at most ``sefode analyse``'s default per decision).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions
+from sefode.history import FORMAT, replay
+from sefode.server.messages import ClientError
+from sefode.server.routes.common import api, hub_of, me
+from sefode.server.routes.matches import finished_history
+
+ANALYSIS_BUDGET_S = 60.0
+"""The total search time of one analysis (a 10-hand Se Fode match has about 55 decisions of one seat)."""
+CACHE_SIZE = 256
+PENDING_MOST = 3
+"""Analyses running or waiting at once on this server (each takes up to its budget of search): more is refused."""
+
+
+@dataclass
+class Job:
+    total: int
+    done: int = 0
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    task: asyncio.Future[Any] | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.result is not None:
+            return {"status": "done", "done": self.total, "total": self.total, "analysis": self.result}
+        if self.error is not None:
+            return {"status": "failed", "done": self.done, "total": self.total, "error": self.error}
+        return {"status": "running", "done": self.done, "total": self.total}
+
+
+@dataclass
+class Analyses:
+    jobs: dict[tuple[str, int], Job] = field(default_factory=dict)
+    worker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-analysis")
+    )
+
+
+def _analyses(request: Request) -> Analyses:
+    state = request.app.state
+    found = getattr(state, "analyses", None)
+    if not isinstance(found, Analyses):
+        found = Analyses()
+        state.analyses = found
+    return found
+
+
+def _seat(request: Request, history: dict[str, Any]) -> int:
+    raw = request.query_params.get("seat", "")
+    replayed = replay(history)
+    assert replayed.game is not None
+    seats = replayed.game.seats(replayed.state)
+    try:
+        seat = int(raw)
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < seats:
+        raise ClientError("message/invalid", f"'seat' must be a seat of this match: 0 to {seats - 1}")
+    return seat
+
+
+async def _job(request: Request, start: bool) -> Job:
+    match_id = request.path_params["match_id"]
+    history = await finished_history(hub_of(request), match_id)
+    seat = _seat(request, history)
+    analyses = _analyses(request)
+    key = (match_id, seat)
+    job = analyses.jobs.get(key)
+    if job is not None and (job.error is None or not start):
+        return job
+    if not start:
+        raise ClientError("analysis/not_started", "start the analysis first (POST)")
+    pending = sum(1 for j in analyses.jobs.values() if j.task is not None and not j.task.done())
+    if pending >= PENDING_MOST:
+        raise ClientError("rate/limited", "the server is analysing other matches; try again in a minute")
+    total = count_decisions(history, seat)
+    budget_s = float(getattr(request.app.state, "analysis_budget_s", ANALYSIS_BUDGET_S))
+    think_ms = min(DEFAULT_THINK_MS, budget_s * 1000.0 / max(1, total))
+    job = Job(total=total)
+    if len(analyses.jobs) >= CACHE_SIZE:  # forget the oldest finished ones
+        for old in [k for k, j in analyses.jobs.items() if j.task is None or j.task.done()][: CACHE_SIZE // 4]:
+            analyses.jobs.pop(old, None)
+    analyses.jobs[key] = job
+
+    def progress(done: int, _total: int) -> None:
+        job.done = done
+
+    def run() -> dict[str, Any]:
+        return analyse(history, seat, think_ms, progress=progress)
+
+    async def supervise() -> None:
+        try:
+            job.result = await asyncio.get_running_loop().run_in_executor(analyses.worker, run)
+        except Exception as err:  # reported to the page; a new POST tries again
+            job.error = f"{type(err).__name__}: {err}"
+
+    job.task = asyncio.ensure_future(supervise())
+    return job
+
+
+@api
+async def start_analysis(request: Request) -> Response:
+    await me(request)  # starting a search needs a session (reading a finished one does not)
+    return JSONResponse((await _job(request, True)).to_json())
+
+
+@api
+async def analysis_status(request: Request) -> Response:
+    return JSONResponse((await _job(request, False)).to_json())
+
+
+COACH_BUDGET_S = 3.0
+"""The solo coach's total search time for one request."""
+
+
+@api
+async def coach(request: Request) -> Response:
+    """The solo coach: the hard bot's view of the caller's decisions in the match on, from history index ``since``
+    (``GET /api/rooms/{id}/coach?since=N``), each judged from the caller's information set at that moment. Only at a
+    solo table (every other seat a bot), so that it never helps anyone against people."""
+    hub = hub_of(request)
+    player_id, _ = await me(request)
+    room = hub.rooms.get(request.path_params["room_id"])
+    run = room.match if room is not None else None
+    if room is None or run is None:
+        raise ClientError("room/no_match", "there is no match at this table")
+    seat = run.seat_of(player_id)
+    if seat is None:
+        raise ClientError("room/not_seated", "you do not play this match")
+    if any(not s.get("bot") and s.get("player_id") != player_id for s in run.seats):
+        raise ClientError("coach/not_solo", "the coach helps only at a solo table (every other seat a bot)")
+    try:
+        since = max(0, int(request.query_params.get("since", "0")))
+    except ValueError:
+        raise ClientError("message/invalid", "'since' must be a whole number") from None
+    game = run.game
+    # The server's own copy of the history (with the seed, which never leaves the server): the decisions are rebuilt
+    # from it, and each is judged only through a Seen of the caller's seat.
+    history = {
+        "format": FORMAT,
+        "game": game.name,
+        "options": dict(run.options),
+        "seed": run.seed,
+        **run.setup,
+        "actions": game.history_actions(run.state),
+    }
+    total = count_decisions(history, seat, since)
+    think_ms = min(DEFAULT_THINK_MS, COACH_BUDGET_S * 1000.0 / max(1, total))
+    analyses = _analyses(request)
+    result = await asyncio.get_running_loop().run_in_executor(
+        analyses.worker, lambda: analyse(history, seat, think_ms, since=since)
+    )
+    return JSONResponse({"seat": seat, "since": since, "decisions": result["decisions"]})
+
+
+def shutdown(app_state: Any) -> None:
+    found = getattr(app_state, "analyses", None)
+    if isinstance(found, Analyses):
+        for job in found.jobs.values():
+            if job.task is not None:
+                with contextlib.suppress(Exception):
+                    job.task.cancel()
+        found.worker.shutdown(wait=False, cancel_futures=True)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/matches/{match_id}/analysis", analysis_status),
+        Route("/api/matches/{match_id}/analysis", start_analysis, methods=["POST"]),
+        Route("/api/rooms/{room_id}/coach", coach),
+    ]

@@ -1,0 +1,209 @@
+"""King in the page: a solo match against 3 bots played to the end through King's table module — the contract
+chooser (quotas, open pool contracts, what each contract scores), the trump picker, dimmed cards that say why when
+touched, the penalty counters, the score sheet (12 rows, totals, the current hand), the last trick and the trump
+always on show — with screenshots at 360x740 and 1280x800, and the history download at the end."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DESKTOP, MOBILE, Server
+from .helpers import TURN_TIMEOUT_MS, Client, catalogue, enter_nickname, open_client, shoot, table_version, wait_ready
+
+KING_ACTIONABLE = """() => {
+  if (document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')) return 'over';
+  if (document.querySelector('[data-testid=contract-panel] button:not([disabled])')) return 'contract';
+  if (document.querySelector('[data-testid=trump-panel] button:not([disabled])')) return 'trump';
+  if (document.querySelector('[data-testid=my-hand] button.card.playable')) return 'play';
+  return null;
+}"""
+
+
+def _wait(page: Page) -> str:
+    kind = page.wait_for_function(KING_ACTIONABLE, timeout=TURN_TIMEOUT_MS).json_value()
+    assert isinstance(kind, str)
+    return kind
+
+
+def _click_and_wait(page: Page, selector: str, rng: random.Random) -> None:
+    before = table_version(page)
+    buttons = page.locator(selector)
+    count = buttons.count()
+    assert count > 0, selector
+    buttons.nth(rng.randrange(count)).click()
+    page.wait_for_function(
+        """(v) => {
+          const t = document.querySelector('[data-testid=table]');
+          return !t || Number(t.dataset.version) !== v;
+        }""",
+        arg=before,
+        timeout=TURN_TIMEOUT_MS,
+    )
+
+
+def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    pt = catalogue("pt-BR")
+    rng = random.Random(11)
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    enter_nickname(page, "Ana")
+    page.get_by_test_id("solo-game").select_option("king")
+    expect(page.get_by_test_id("solo-bots")).to_have_count(1)
+    page.get_by_test_id("solo-bots").select_option("3")
+    page.get_by_test_id("solo-start").click()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-game", "king")
+    expect(page.locator("[data-testid^=seat-][data-seat]")).to_have_count(4)
+
+    seen = {"contract": False, "trump": False, "dimmed": False, "counters": False, "last": False, "sheet": False}
+    decisions = 0
+    while True:
+        kind = _wait(page)
+        if kind == "over":
+            break
+        decisions += 1
+        assert decisions < 200, "a King match has 12 hands: it should end"
+        # The trump is on show at all times (the suit in Trunfo, "sem trunfo" otherwise).
+        expect(page.get_by_test_id("trump")).to_contain_text(pt["king.trump"])
+        if kind == "contract":
+            panel = page.get_by_test_id("contract-panel")
+            # Every contract is listed with what it scores; the quotas of every seat and the open pool are shown.
+            expect(panel.locator("button")).to_have_count(9)
+            expect(page.get_by_test_id("contract-vazas")).to_contain_text(pt["king.points.vazas"])
+            expect(page.get_by_test_id("quotas").locator("tr")).to_have_count(4)
+            expect(page.get_by_test_id("pool-open")).to_contain_text(pt["king.pool_open"])
+            if not seen["contract"]:
+                shoot(page, artifacts, "king-01-contract-chooser")
+            seen["contract"] = True
+            _click_and_wait(page, "[data-testid=contract-panel] button:not([disabled])", rng)
+            continue
+        if kind == "trump":
+            if not seen["trump"]:
+                shoot(page, artifacts, "king-02-trump-picker")
+            seen["trump"] = True
+            _click_and_wait(page, "[data-testid=trump-panel] button:not([disabled])", rng)
+            continue
+        dimmed = page.locator("[data-testid=my-hand] button.card.dimmed")
+        if dimmed.count() and not seen["dimmed"]:
+            # Touching a card that may not be played says why, and plays nothing.
+            before = table_version(page)
+            card = dimmed.first
+            opacity = card.evaluate("el => Number(getComputedStyle(el).opacity)")
+            assert opacity < 0.6, f"a card that may not be played is drawn dimmed (opacity {opacity})"
+            reason = card.get_attribute("data-reason")
+            assert reason, "a dimmed card carries its reason"
+            card.click()
+            expect(page.locator("#toast")).to_have_text(reason)
+            assert reason in {pt[k] for k in pt if k.startswith("king.reason.")}
+            assert table_version(page) == before
+            shoot(page, artifacts, "king-03-dimmed-reason")
+            seen["dimmed"] = True
+        if page.locator("[data-testid^=seat-taken-]").count() == 4:
+            seen["counters"] = True
+        number = int(page.get_by_test_id("hand-number").inner_text().split()[-1].split("/")[0])
+        if number >= 2 and not seen["sheet"]:
+            # The score sheet: 12 rows (the finished one with its points), the totals, this hand highlighted.
+            page.get_by_test_id("tab-score").click()
+            sheet = page.get_by_test_id("score-sheet")
+            expect(sheet).to_be_visible()
+            expect(sheet.locator("[data-testid^=sheet-row-]")).to_have_count(12)
+            expect(page.get_by_test_id("sheet-totals").locator("td")).to_have_count(5)
+            expect(page.get_by_test_id(f"sheet-row-{number}")).to_have_class("current")
+            expect(page.get_by_test_id("sheet-row-1").locator("td")).to_have_count(5)
+            shoot(page, artifacts, "king-04-score-sheet")
+            seen["sheet"] = True
+        if page.get_by_test_id("last-trick").count():
+            seen["last"] = True
+            if decisions == 20:
+                shoot(page, artifacts, "king-05-table")
+        _click_and_wait(page, "[data-testid=my-hand] button.card.playable", rng)
+
+    assert seen["contract"] and seen["counters"] and seen["last"] and seen["sheet"], seen
+    # Each seat chooses 3 times (one Trunfo): the human chose 3 contracts and named one trump.
+    assert seen["trump"], seen
+    placements = page.get_by_test_id("end-overlay").get_by_test_id("placements")
+    expect(placements).to_be_visible()
+    expect(placements.locator("li")).to_have_count(4)
+    shoot(page, artifacts, "king-06-end")
+    href = placements.get_by_test_id("download-history").get_attribute("href")
+    assert href
+    response = page.request.get(href)
+    assert response.status == 200
+    history = json.loads(response.text())
+    assert history["game"] == "king" and history["format"] == "sefode-history/1"
+    assert sum(1 for a in history["actions"] if "contract" in a) == 12
+    assert sum(1 for a in history["actions"] if "trump" in a) == 4
+    # The replay viewer draws King's report: the sheet and each hand's tricks, as `sefode replay` gives them.
+    match_id = href.split("/")[3]
+    page.goto(f"/replay/{match_id}")
+    replay = page.get_by_test_id("king-replay")
+    expect(replay).to_be_visible()
+    expect(replay.locator("[data-testid^=replay-hand-]")).to_have_count(12)
+    expect(replay.get_by_test_id("score-sheet").locator("[data-testid^=sheet-row-]")).to_have_count(12)
+    shoot(page, artifacts, "king-07-replay")
+    assert client.errors == []
+
+
+def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server: Server, artifacts: Path) -> None:
+    rng = random.Random(5)
+    names = ["Ana", "Bia", "Caio", "Duda"]
+    clients: list[Client] = [open_client(browser, server.url, MOBILE if i % 2 else DESKTOP) for i in range(4)]
+    page = clients[0].page
+    page.goto("/")
+    wait_ready(page)
+    enter_nickname(page, names[0])
+    page.get_by_test_id("create-game").select_option("king")
+    # King always has 4 seats: no seats field, 3 seat pickers (human by default) and its one option, the order.
+    expect(page.get_by_test_id("create-players")).to_have_count(0)
+    expect(page.get_by_test_id("create-order")).to_have_count(1)
+    page.get_by_test_id("create-name").fill("Mesa do King")
+    page.get_by_test_id("create-visibility").select_option("invite")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("room-page")).to_be_visible()
+    invite = page.get_by_test_id("invite-link").input_value()
+    for seat in (1, 2, 3):
+        other = clients[seat].page
+        other.goto(invite)
+        wait_ready(other)
+        other.get_by_test_id("nickname").fill(names[seat])
+        other.get_by_test_id("nickname-submit").click()
+        other.get_by_test_id(f"sit-{seat}").click()
+        expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(names[seat])
+    page.get_by_test_id("start-match").click()
+    for client in clients:
+        expect(client.page.get_by_test_id("table")).to_have_attribute("data-game", "king")
+    decisions = 0
+    # Play until every page shows hand 2: one whole hand, each human acting on their own page.
+    while not all("2/12" in c.page.get_by_test_id("hand-number").inner_text() for c in clients):
+        acted = False
+        for client in clients:
+            kind = client.page.evaluate(KING_ACTIONABLE)
+            if kind == "contract":
+                _click_and_wait(client.page, "[data-testid=contract-panel] button:not([disabled])", rng)
+            elif kind == "trump":
+                _click_and_wait(client.page, "[data-testid=trump-panel] button:not([disabled])", rng)
+            elif kind == "play":
+                _click_and_wait(client.page, "[data-testid=my-hand] button.card.playable", rng)
+            else:
+                continue
+            decisions += 1
+            acted = True
+            break
+        if not acted:
+            page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+        assert decisions < 80, "one hand has at most 2 choices and 52 plays"
+    totals = {-650, -480, -400, -390, -360, -320, -800, 650, 800}
+    for client in clients:
+        cells = client.page.get_by_test_id("sheet-row-1").locator("td").all_inner_texts()
+        assert len(cells) == 5 and sum(int(c.replace("+", "")) for c in cells[1:]) in totals, cells
+        assert client.errors == []
+    shoot(clients[1].page, artifacts, "king-08-four-humans")
+    for client in clients:
+        client.close()

@@ -1,0 +1,196 @@
+"""Bot accounts (issue 15 §1, RULINGS §1): created by a registered player, token shown once and revocable, scoped to
+playing, marked as bots, seated only where the owner allows, never a human: no medal, no rating.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from server_helpers import WAIT_S, Client, LiveServer, Message, Player, running_server
+from table_helpers import drive, sat
+
+from sefode.accounts import tables as a
+from sefode.client import AuthError, RoomUpdate, ServerError
+from sefode.client import Client as SdkClient
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Iterator[LiveServer]:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as live:
+        yield live
+
+
+def _registered(srv: LiveServer, username: str) -> Player:
+    player = srv.player(username)
+    response = srv.http.post(
+        "/api/account/register", json={"username": username, "password": "correct horse"}, headers=player.auth
+    )
+    assert response.status_code == 200, response.text
+    srv.http.cookies.clear()
+    player.token = response.json()["token"]
+    return player
+
+
+def _bot(srv: LiveServer, owner: Player, name: str = "Robô") -> dict[str, Any]:
+    response = owner.post("/api/account/bots", {"name": name})
+    assert response.status_code == 200, response.text
+    made: dict[str, Any] = response.json()
+    assert set(made) == {"bot_id", "name", "token"}
+    return made
+
+
+def test_only_a_registered_player_creates_bots_and_the_token_is_shown_once(srv: LiveServer) -> None:
+    guest = srv.player("Gil")
+    refused = guest.post("/api/account/bots", {"name": "Robô"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "account/required"
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    listed = srv.http.get("/api/account/bots", headers=owner.auth).json()["bots"]
+    assert [b["bot_id"] for b in listed] == [made["bot_id"]] and listed[0]["active"] is True
+    assert made["token"] not in str(listed)  # never shown again
+    # Scoped to playing: the token opens no HTTP session route and no account route.
+    bot_auth = {"authorization": f"Bearer {made['token']}"}
+    room = srv.http.post("/api/rooms", json={"name": "x"}, headers=bot_auth)
+    assert room.status_code == 403 and room.json()["error"]["code"] == "auth/bot_scope"
+    assert srv.http.get("/api/account/me", headers=bot_auth).status_code == 401
+    assert srv.http.post("/api/account/bots", json={"name": "y"}, headers=bot_auth).status_code == 401
+
+
+def _sit(srv: LiveServer, token: str, room_id: str, seat: int) -> list[Any]:
+    async def run() -> list[Any]:
+        seen: list[Any] = []
+        async with SdkClient(srv.url, token) as client:
+            await client.join(room_id)
+            await client.sit(seat)
+            async for event in client.events():
+                seen.append(event)
+                if isinstance(event, ServerError) or (
+                    isinstance(event, RoomUpdate) and event.room["seats"][seat]["player_id"] is not None
+                ):
+                    return seen
+        return seen
+
+    return asyncio.run(asyncio.wait_for(run(), WAIT_S))
+
+
+def test_a_bot_sits_only_where_the_owner_allows_and_is_marked_as_a_bot(srv: LiveServer) -> None:
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
+    seen = _sit(srv, made["token"], closed["room_id"], 0)
+    assert isinstance(seen[-1], ServerError) and seen[-1].code == "room/no_bots"
+    open_room = owner.create_room(name="Com robôs", options={"players": 2}, sit=False, outside_bots=True)
+    seen = _sit(srv, made["token"], open_room["room_id"], 1)
+    room = seen[-1].room
+    assert room["outside_bots"] is True
+    assert room["seats"][1]["player_id"] == made["bot_id"] and room["seats"][1]["bot_account"] is True
+    assert room["seats"][0]["bot_account"] is False
+
+
+def test_a_bot_plays_a_match_and_never_earns_a_medal_or_a_rating(srv: LiveServer) -> None:
+    owner = _registered(srv, "ana")
+    other = _registered(srv, "bia")
+    made = _bot(srv, owner)
+    created = owner.create_room(name="Mesa", options={"players": 3, "lives": 2}, outside_bots=True)
+    room_id = created["room_id"]
+    ana, bia = owner.connect(), other.connect()
+    assert ana.join(room_id)["type"] == "room" and bia.join(room_id)["type"] == "room"
+    bia.send("sit", seat=1)
+    ana.wait(sat(other.id, 1))
+    proc = subprocess.Popen(
+        [sys.executable, str(RANDOM_BOT), "--url", srv.url, "--token", made["token"], "--room", room_id, "--seat", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ended: list[Message] = []
+    try:
+        ana.wait(sat(made["bot_id"], 2))
+        ana.send("start")
+        ana.wait_type("state")
+
+        def watch(client: Client, message: Message) -> None:
+            if message["type"] == "match_end" and client is ana:
+                ended.append(message)
+
+        drive([ana, bia], lambda: bool(ended), on_message=watch)
+        _, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    match_id = ended[0]["match_id"]
+    with srv.hub.store.engine.connect() as conn:
+        seats = conn.execute(sa.select(a.award_seats).where(a.award_seats.c.match_id == match_id)).mappings().all()
+        humans = conn.execute(
+            sa.select(a.award_matches.c.humans).where(a.award_matches.c.match_id == match_id)
+        ).scalar_one()
+        rated = set(
+            conn.execute(
+                sa.select(a.rating_changes.c.player_id).where(a.rating_changes.c.match_id == match_id)
+            ).scalars()
+        )
+        medals = set(conn.execute(sa.select(a.medals.c.player_id)).scalars())
+    by_seat = {r["seat"]: r for r in seats}
+    assert by_seat[2]["bot"] == "bot" and by_seat[2]["player_id"] is None  # the bot account's seat: a bot
+    assert {by_seat[0]["player_id"], by_seat[1]["player_id"]} == {owner.id, other.id}
+    assert humans == 2
+    assert made["bot_id"] not in rated and rated <= {owner.id, other.id}
+    assert made["bot_id"] not in medals
+    ratings = srv.http.get("/api/ratings/fodinha").text
+    assert made["bot_id"] not in ratings
+
+
+def test_a_revoked_token_is_refused_at_once_open_sockets_included(srv: LiveServer) -> None:
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    created = owner.create_room(name="Mesa", options={"players": 2}, sit=False, outside_bots=True)
+
+    async def run() -> None:
+        async with SdkClient(srv.url, made["token"], backoff_s=0.05) as client:
+            await client.join(created["room_id"])
+            async for event in client.events():
+                if isinstance(event, RoomUpdate):
+                    break
+            revoked = await asyncio.to_thread(owner.post, f"/api/account/bots/{made['bot_id']}/revoke", {})
+            assert revoked.status_code == 200, revoked.text
+            with pytest.raises(AuthError) as closed:
+                async for _ in client.events():
+                    pass
+            assert closed.value.close_code == 4410  # the open socket was closed: the session ended
+        with pytest.raises(AuthError):
+            async with SdkClient(srv.url, made["token"], max_retries=0):
+                pass
+
+    asyncio.run(asyncio.wait_for(run(), WAIT_S))
+    listed = srv.http.get("/api/account/bots", headers=owner.auth).json()["bots"]
+    assert listed[0]["active"] is False
+    # A new token works; the old one still does not.
+    fresh = owner.post(f"/api/account/bots/{made['bot_id']}/token", {}).json()["token"]
+    assert fresh != made["token"]
+
+    async def again() -> str:
+        async with SdkClient(srv.url, fresh) as client:
+            assert client.hello is not None
+            return client.hello.player_id
+
+    assert asyncio.run(again()) == made["bot_id"]
+
+
+def test_bots_cannot_be_revoked_by_someone_else(tmp_path: Path) -> None:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
+        owner = _registered(srv, "ana")
+        thief = _registered(srv, "eva")
+        made = _bot(srv, owner)
+        response = thief.post(f"/api/account/bots/{made['bot_id']}/revoke", {})
+        assert response.status_code == 404 and response.json()["error"]["code"] == "bot/not_found"

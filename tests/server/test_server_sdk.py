@@ -1,0 +1,176 @@
+"""The bot SDK over the public protocol (issue 15): ``sefode.client`` and the starter bot against a live server.
+
+The starter bot (``examples/bots/random_bot.py``) runs as its own process and plays a whole match of every
+registered game; the client reconnects after a broken connection and gets a full snapshot; errors come back as events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import WAIT_S, Client, LiveServer, running_server
+from table_helpers import sat
+
+from sefode.client import AuthError, MatchEnd, Reconnected, RoomUpdate, ServerError, State
+from sefode.client import Client as SdkClient
+from sefode.engine import game_names, get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Iterator[LiveServer]:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as live:
+        yield live
+
+
+def _small_options(game_name: str) -> dict[str, Any]:
+    """Default options with the fewest seats the game takes (a short match)."""
+    spec = get_game(game_name).spec
+    options: dict[str, Any] = {}
+    if spec.seats_option is not None:
+        options[spec.seats_option] = spec.min_seats
+    return options
+
+
+def _open_table(srv: LiveServer, game_name: str) -> tuple[Client, str, str]:
+    """A room of ``game_name`` whose owner watches; every seat free. Returns the owner's client, room id, invite."""
+    owner = srv.player("Dona")
+    created = owner.create_room(name="Mesa", game=game_name, options=_small_options(game_name), sit=False)
+    client = owner.connect()
+    assert client.join(created["room_id"])["type"] == "room"
+    return client, created["room_id"], created["invite_token"]
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_the_starter_bot_plays_a_whole_match_of_every_game_on_a_live_server(srv: LiveServer, game_name: str) -> None:
+    owner, room_id, _ = _open_table(srv, game_name)
+    bot = srv.player("Robô")
+    proc = subprocess.Popen(
+        [sys.executable, str(RANDOM_BOT), "--url", srv.url, "--token", bot.token, "--room", room_id, "--seat", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        owner.wait(sat(bot.id, 0))
+        owner.send("start")  # the other seats get the table's own bots
+        end = owner.wait_type("match_end", timeout=120)
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1]) == {"placements": end["placements"]}
+    # The bot's moves are in the match's history, at seat 0.
+    history = srv.http.get(end["history_url"]).json()
+    assert any(entry["seat"] == 0 for entry in history["actions"])
+
+
+async def _until(client: SdkClient, kind: type[Any], events: list[Any]) -> Any:
+    async for event in client.events():
+        events.append(event)
+        if isinstance(event, kind):
+            return event
+    raise AssertionError("the events ended")
+
+
+def test_the_client_reconnects_with_a_full_snapshot_and_surfaces_errors(tmp_path: Path) -> None:
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", disconnect_grace_s=60.0) as srv:
+        _reconnects(srv)
+
+
+def _reconnects(srv: LiveServer) -> None:
+    """The table waits for the seat while its connection is down (a long grace): the snapshot is of that turn."""
+    owner, room_id, _ = _open_table(srv, "fodinha")
+    bot = srv.player("Robô")
+
+    async def run() -> tuple[list[Any], MatchEnd]:
+        events: list[Any] = []
+        async with SdkClient(srv.url, bot.token, backoff_s=0.05) as client:
+            assert client.hello is not None and client.hello.player_id == bot.id
+            await client.join(room_id)
+            await _until(client, RoomUpdate, events)
+            await client.sit(0)
+            # Wait until seated, then let the owner start.
+            async for event in client.events():
+                events.append(event)
+                if isinstance(event, RoomUpdate) and event.room["seats"][0]["player_id"] == bot.id:
+                    break
+            await asyncio.to_thread(owner.send, "start")
+            state = await _until(client, State, events)
+            while not state.my_turn:
+                state = await _until(client, State, events)
+            # A stale version is refused, and the refusal comes back as an event with the request's ref.
+            ref = await client.send({"type": "action", "action": state.legal[0].action, "version": state.version + 7})
+            refusal = await _until(client, ServerError, events)
+            assert (refusal.code, refusal.ref) == ("action/stale_state", ref)
+            assert client.errors == [refusal]
+            # The network breaks: the client reconnects, joins again and gets room and state before anything else.
+            assert client._ws is not None
+            client._ws.transport.abort()
+            mark = len(events)
+            await _until(client, Reconnected, events)
+            await _until(client, State, events)
+            kinds = [type(e).__name__ for e in events[mark:]]
+            assert kinds == ["Reconnected", "RoomUpdate", "State"], kinds
+            fresh = events[-1]
+            assert isinstance(fresh, State) and fresh.match_id == state.match_id and fresh.recap is not None
+            assert fresh.my_turn and fresh.version == state.version and fresh.legal == state.legal
+            end = await client.play(lambda s: s.legal[-1].action)
+            assert end is not None
+            return events, end
+
+    _events, end = asyncio.run(run())
+    assert owner.wait_type("match_end", timeout=120)["match_id"] == end.match_id
+
+
+@pytest.mark.parametrize("auth_message", [False, True])
+def test_a_refused_session_raises_at_once(srv: LiveServer, auth_message: bool) -> None:
+    async def run(token: str) -> str:
+        async with SdkClient(srv.url, token, max_retries=1, auth_message=auth_message) as client:
+            assert client.hello is not None
+            return client.hello.player_id
+
+    with pytest.raises(AuthError):
+        asyncio.run(run("not-a-token"))
+    ana = srv.player("Ana")
+    assert asyncio.run(run(ana.token)) == ana.id
+
+
+@pytest.mark.parametrize("level", ["hard", "normal"])
+def test_sefode_bot_seats_a_built_in_bot_on_a_remote_server(srv: LiveServer, level: str) -> None:
+    """The bot rebuilds a state from each view it gets (``Game.from_view``): every move it sends is its own choice,
+    legal on the server (no fallback to a random move is reported)."""
+    owner, room_id, _ = _open_table(srv, "fodinha")
+    bot = srv.player("Robô")
+    command = [sys.executable, "-m", "sefode", "bot", "--url", srv.url, "--token", bot.token, "--room", room_id]
+    proc = subprocess.Popen(
+        [*command, "--seat", "0", "--level", level, "--think-ms", "20", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        owner.wait(sat(bot.id, 0))
+        owner.send("start")
+        end = owner.wait_type("match_end", timeout=120)
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out) == {"match_id": end["match_id"], "placements": end["placements"]}
+    assert "sefode bot:" not in err, err
+    covered = [e for m in owner.received if m["type"] == "state" for e in m["events"] if e["type"] == "played_for"]
+    assert [e for e in covered if e["seat"] == 0] == []  # the table never had to play for it
+    history = srv.http.get(end["history_url"]).json()
+    assert any(entry["seat"] == 0 for entry in history["actions"])
