@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> tuple[Stats, Stats, Stats, float]:
     # Hard self-play is bounded by samples, not by time, so the report does not depend on the machine's load.
     HOOKS.think_ms, HOOKS.max_samples = 60_000.0, args.hard_samples
     for i, d0 in enumerate(DECKS):
-        for d1 in DECKS[i + 1:]:
+        for d1 in DECKS[i + 1 :]:
             for _ in range(args.hard_matches // 2):
                 seed += 1
                 for swap in (False, True):
@@ -183,8 +183,11 @@ def plots(normal: Stats, cards: dict[str, tuple[Tally, Tally]], out: Path) -> li
 
     rows = sorted(((cid, p.share(), p.n) for cid, (p, _) in cards.items() if p.n), key=lambda r: r[1])
     fig, ax = plt.subplots(figsize=(7, 12))
-    ax.barh([CARDSET.by_id[r[0]].name.en for r in rows], [100 * r[1] for r in rows],
-            color=["#c33" if r[1] > FLAG else "#36c" for r in rows])
+    ax.barh(
+        [CARDSET.by_id[r[0]].name.en for r in rows],
+        [100 * r[1] for r in rows],
+        color=["#c33" if r[1] > FLAG else "#36c" for r in rows],
+    )
     ax.axvline(50, color="k", lw=0.8)
     ax.axvline(100 * FLAG, color="#c33", lw=0.8, ls="--")
     ax.set_xlabel("win % when played (all matches)")
@@ -244,22 +247,40 @@ def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argpars
         share = normal.deck[d].share()
         ok = "yes" if 0.4 <= share <= 0.6 and (hard.deck[d].n == 0 or 0.4 <= hard.deck[d].share() <= 0.6) else "**no**"
         lines.append(f"| {deck_name(d)} (`{d}`) | {ci(normal.deck[d])} | {ci(hard.deck[d])} | {ok} |")
-    lines += ["", "Overall shares leave the mirror matches out.",
-              "", "## Matchups (row deck's share against the column deck, normal bots)", "",
-              "| | " + " | ".join(deck_name(d) for d in DECKS) + " |",
-              "| --- |" + " --- |" * len(DECKS)]
+    lines += [
+        "",
+        "Overall shares leave the mirror matches out.",
+        "",
+        "## Matchups (row deck's share against the column deck, normal bots)",
+        "",
+        "| | " + " | ".join(deck_name(d) for d in DECKS) + " |",
+        "| --- |" + " --- |" * len(DECKS),
+    ]
     for a in DECKS:
         lines.append(f"| {deck_name(a)} | " + " | ".join(ci(normal.pair[(a, b)]) for b in DECKS) + " |")
-    lines += ["", "Hard bots (different decks only):", "",
-              "| | " + " | ".join(deck_name(d) for d in DECKS) + " |",
-              "| --- |" + " --- |" * len(DECKS)]
+    lines += [
+        "",
+        "Hard bots (different decks only):",
+        "",
+        "| | " + " | ".join(deck_name(d) for d in DECKS) + " |",
+        "| --- |" + " --- |" * len(DECKS),
+    ]
     for a in DECKS:
-        lines.append(f"| {deck_name(a)} | " + " | ".join(ci(hard.pair[(a, b)]) if a != b else "–" for b in DECKS)
-                     + " |")
-    lines += ["", f"![matchups](balance/{images[0]})", "", "## Cards", "",
-              f"Win rate of the card's owner when it was played (revealed from the hand) and when it was drawn "
-              f"(held at any point), over all matches. Flag: more than {100 * FLAG:.0f}% when played.", "",
-              "| card | deck(s) | played | n | drawn | n | flag |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        lines.append(
+            f"| {deck_name(a)} | " + " | ".join(ci(hard.pair[(a, b)]) if a != b else "–" for b in DECKS) + " |"
+        )
+    lines += [
+        "",
+        f"![matchups](balance/{images[0]})",
+        "",
+        "## Cards",
+        "",
+        f"Win rate of the card's owner when it was played (revealed from the hand) and when it was drawn "
+        f"(held at any point), over all matches. Flag: more than {100 * FLAG:.0f}% when played.",
+        "",
+        "| card | deck(s) | played | n | drawn | n | flag |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     flagged = []
     for c in sorted(CARDSET.cards, key=lambda c: -cards[c.id][0].share() if cards[c.id][0].n else 0):
         p, dr = cards[c.id]
@@ -270,17 +291,29 @@ def write(normal: Stats, hard: Stats, pool: Stats, elapsed: float, args: argpars
         lines.append(f"| {c.name.en} (`{c.id}`) | {in_decks} | {ci(p)} | {p.n} | {ci(dr)} | {dr.n} | {flag} |")
     lines += ["", f"Flagged: {', '.join(flagged) if flagged else 'none'}.", ""]
     if flagged:
-        lines += ["Most of these are End of Game or 6-Moon cards: the bots play them only when the simulated reveal "
-                  "shows them turning a Location, so \"won when played\" is partly selection. Their win rate when "
-                  "drawn says more: " + "; ".join(f"{CARDSET.by_id[c].name.en} {pct(cards[c][1].share())} drawn, "
-                                                  f"played {cards[c][0].n} times" for c in flagged) + ".", ""]
-    lines += [f"![cards](balance/{images[1]})", "",
-              "## Locations", "",
-              "Each deck's share in the matches (mirrors left out) where the Location was one of the three, its "
-              "difference from the deck's overall share in points, and the share of drawn matches with it (normal "
-              "bots).", "",
-              "| Location | draws | " + " | ".join(deck_name(d) for d in DECKS) + " |",
-              "| --- | --- |" + " --- |" * len(DECKS)]
+        lines += [
+            "Most of these are End of Game or 6-Moon cards: the bots play them only when the simulated reveal "
+            'shows them turning a Location, so "won when played" is partly selection. Their win rate when '
+            "drawn says more: "
+            + "; ".join(
+                f"{CARDSET.by_id[c].name.en} {pct(cards[c][1].share())} drawn, played {cards[c][0].n} times"
+                for c in flagged
+            )
+            + ".",
+            "",
+        ]
+    lines += [
+        f"![cards](balance/{images[1]})",
+        "",
+        "## Locations",
+        "",
+        "Each deck's share in the matches (mirrors left out) where the Location was one of the three, its "
+        "difference from the deck's overall share in points, and the share of drawn matches with it (normal "
+        "bots).",
+        "",
+        "| Location | draws | " + " | ".join(deck_name(d) for d in DECKS) + " |",
+        "| --- | --- |" + " --- |" * len(DECKS),
+    ]
     for loc in CARDSET.locations:
         draws = normal.location_any[loc.id].share()
         cells = []

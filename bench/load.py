@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python bench/load.py --rooms 200 --seconds 30 [--think-ms 0] [--json]
+    .venv/bin/python bench/load.py --nodes 3 --rooms 200 --seconds 30   # a cluster behind nginx (docs/cluster.md)
 
 Each player plays a random legal move as soon as its view says it is its turn (after ``--think-ms``). The run
 reports accepted actions per second, p50/p99 latency from sending an action to receiving the view that contains it,
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -29,9 +31,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH_LIMITS = "off"  # every player of the load connects from this one address
 
 
 def free_port() -> int:
@@ -71,6 +76,9 @@ class Stats:
     measuring: bool = False
     server_cpu: float = 0.0
     client_cpu: float = 0.0
+    last_seen: dict[str, int] = field(default_factory=dict)
+    last_message: float = 0.0
+    dropped: int = 0
 
 
 class Seat:
@@ -84,13 +92,19 @@ class Seat:
         self.owner_room: str | None = None
         self.last_state: dict[str, Any] | None = None
         self.starting = False
+        self.paused = False
+
+    async def resume(self) -> None:
+        if self.last_state is not None:
+            await self.on_state(self.last_state)
 
     async def run(self, stop: asyncio.Event) -> None:
         try:
             async for raw in self.ws:
                 if stop.is_set():
                     return
-                message = json.loads(raw)
+                message = orjson.loads(raw)
+                self.stats.last_message = time.perf_counter()
                 kind = message["type"]
                 if kind == "state":
                     await self.on_state(message)
@@ -113,7 +127,9 @@ class Seat:
                     elif code != "action/stale_state":
                         self.stats.refused += 1
         except Exception:
-            return
+            pass
+        if not stop.is_set():
+            self.stats.dropped += 1  # the server closed it (e.g. pings unanswered while the client was starved)
 
     async def on_state(self, message: dict[str, Any]) -> None:
         self.last_state = message
@@ -125,6 +141,8 @@ class Seat:
                 self.stats.actions += 1
             self.sent_at = None
         view = message["view"]
+        if self.paused:
+            return
         if message["seat"] is None or message["seat"] not in message["awaiting"] or not view["legal"]:
             return
         if self.sent_at is not None and self.sent_version == version:
@@ -134,7 +152,7 @@ class Seat:
         action = self.rng.choice(view["legal"])
         self.sent_version = version
         self.sent_at = time.perf_counter()
-        await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+        await self.ws.send(orjson.dumps({"type": "action", "action": action, "version": version}).decode())
 
 
 async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> list[Seat]:
@@ -155,8 +173,12 @@ async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> li
             room_id = created.json()["room_id"]
             out = []
             for s, token in enumerate(tokens):
-                ws = await connect(f"{ws_base}/ws", max_size=2**20, ping_interval=None)
-                await ws.send(json.dumps({"type": "auth", "token": token}))  # never a token in the URL
+                ws = await connect(
+                    f"{ws_base}/ws",
+                    additional_headers={"authorization": f"Bearer {token}"},  # never a token in the URL
+                    max_size=2**20,
+                    ping_interval=None,
+                )
                 await ws.recv()  # hello
                 await ws.send(json.dumps({"type": "join", "room": room_id}))
                 await ws.recv()  # room
@@ -176,11 +198,80 @@ async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> li
     return seats
 
 
-async def run_load(
-    base: str, rooms: int, seconds: float, think_s: float, warmup: float, pid: int | None = None
-) -> tuple[Stats, float]:
+class Echo:
+    """Bare echo clients (``/ws/echo``): each sends the payload, waits for it back, and again, while running."""
+
+    def __init__(self) -> None:
+        self.sockets: list[ClientConnection] = []
+        self.count = 0
+        self.latencies: list[float] = []
+        self.measuring = False
+        self.running = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def open(self, base: str, connections: int) -> None:
+        ws_base = base.replace("http://", "ws://")
+        for start in range(0, connections, 50):
+            self.sockets += await asyncio.gather(
+                *(connect(f"{ws_base}/ws/echo", ping_interval=None) for _ in range(start, min(connections, start + 50)))
+            )
+        self.tasks = [asyncio.create_task(self._loop(ws)) for ws in self.sockets]
+
+    async def _loop(self, ws: ClientConnection) -> None:
+        payload = json.dumps({"type": "action", "action": {"play": "Ks"}, "version": 12})
+        while True:
+            await self.running.wait()
+            sent = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            if self.measuring:
+                self.latencies.append(time.perf_counter() - sent)
+                self.count += 1
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for ws in self.sockets:
+            await ws.close()
+
+
+@dataclass
+class Phases:
+    """Measured time and CPU of the load phases and of the echo phases."""
+
+    load_s: float = 0.0
+    echo_s: float = 0.0
+    load_server_cpu: float = 0.0
+    load_client_cpu: float = 0.0
+    echo_server_cpu: float = 0.0
+
+
+def server_cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+async def measure(seconds: float, pids: list[int], flag: Any) -> tuple[float, float, float]:
+    """Run ``seconds`` with ``flag.measuring`` on: (elapsed, server CPU seconds, own CPU seconds)."""
+    flag.measuring = True
+    began = time.perf_counter()
+    cpu0 = server_cpu(pids)
+    own0 = time.process_time()
+    await asyncio.sleep(seconds)
+    flag.measuring = False
+    return time.perf_counter() - began, server_cpu(pids) - cpu0, time.process_time() - own0
+
+
+async def run_all(
+    base: str, rooms: int, seconds: float, think_s: float, warmup: float, pids: list[int], rounds: int, echo: bool
+) -> tuple[Stats, Echo, Phases]:
+    """The load and the echo side by side: ``rounds`` times a load phase then an echo phase (the load's players
+    stop acting during the echo phases), so that both see the same machine, however busy it is meanwhile."""
     stats = Stats()
     seats = await setup_rooms(base, rooms, stats, think_s)
+    echoes = Echo()
+    if echo:
+        await echoes.open(base, rooms * 4)
     stop = asyncio.Event()
     tasks = [asyncio.create_task(seat.run(stop)) for seat in seats]
     await asyncio.sleep(0.5)  # let the sits land
@@ -188,65 +279,141 @@ async def run_load(
         if seat.owner_room is not None:
             await seat.ws.send('{"type": "start"}')
     await asyncio.sleep(warmup)
-    stats.measuring = True
-    began = time.perf_counter()
-    cpu0 = cpu_seconds(pid) if pid else 0.0
-    own0 = time.process_time()
-    await asyncio.sleep(seconds)
-    stats.measuring = False
-    elapsed = time.perf_counter() - began
-    stats.server_cpu = (cpu_seconds(pid) - cpu0) / elapsed if pid else float("nan")
-    stats.client_cpu = (time.process_time() - own0) / elapsed
+    phases = Phases()
+    slice_s = seconds / rounds
+    for r in range(rounds):
+        if r > 0:
+            for seat in seats:
+                seat.paused = False
+                await seat.resume()
+            await asyncio.sleep(1.0)
+        elapsed, server, own = await measure(slice_s, pids, stats)
+        phases.load_s += elapsed
+        phases.load_server_cpu += server
+        phases.load_client_cpu += own
+        if not echo:
+            continue
+        for seat in seats:
+            seat.paused = True
+        await asyncio.sleep(0.5)  # the actions in flight land
+        echoes.running.set()
+        await asyncio.sleep(1.0)
+        elapsed, server, _own = await measure(slice_s, pids, echoes)
+        echoes.running.clear()
+        phases.echo_s += elapsed
+        phases.echo_server_cpu += server
+        await asyncio.sleep(0.3)
+    for seat in seats:
+        seat.paused = True
+    # What is in flight lands (no state message for 2 s, 30 s at most): then every seat's last view counts the
+    # log's last action.
+    quiet_until = time.perf_counter() + 30
+    while time.perf_counter() < quiet_until and time.perf_counter() - stats.last_message < 2.0:
+        await asyncio.sleep(0.1)
+    stats.last_seen = {}
+    for seat in seats:
+        if seat.last_state is not None:
+            mid = seat.last_state["match_id"]
+            stats.last_seen[mid] = max(stats.last_seen.get(mid, 0), int(seat.last_state["version"]))
     stop.set()
+    await echoes.close()
     for seat in seats:
         await seat.ws.close()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, elapsed
+    return stats, echoes, phases
 
 
-async def run_echo(base: str, connections: int, seconds: float) -> tuple[int, list[float], float]:
-    ws_base = base.replace("http://", "ws://")
-    sockets = []
-    for start in range(0, connections, 50):
-        sockets += await asyncio.gather(
-            *(connect(f"{ws_base}/ws/echo", ping_interval=None) for _ in range(start, min(connections, start + 50)))
-        )
-    payload = json.dumps({"type": "action", "action": {"play": "Ks"}, "version": 12})
-    latencies: list[float] = []
-    count = 0
-    measuring = False
-    stop = False
+def start_single(folder: Path, log: Any) -> tuple[str, list[int], Any]:
+    """One ``sefode serve`` on a temporary SQLite file: (base URL, server pids, stop function)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
+        "SEFODE_ECHO": "1",
+        "SEFODE_BOT_DELAY_S": "0",
+        "SEFODE_LIMITS": BENCH_LIMITS,
+    }
+    sefode = Path(sys.executable).parent / "sefode"
+    server = subprocess.Popen(
+        [str(sefode), "serve", "--host", "127.0.0.1", "--port", str(port)], env=env, stdout=log, stderr=log
+    )
 
-    async def loop(ws: ClientConnection) -> None:
-        nonlocal count
-        while not stop:
-            sent = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            if measuring:
-                latencies.append(time.perf_counter() - sent)
-                count += 1
+    def stop() -> None:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
-    tasks = [asyncio.create_task(loop(ws)) for ws in sockets]
-    await asyncio.sleep(1.0)
-    measuring = True
-    began = time.perf_counter()
-    await asyncio.sleep(seconds)
-    measuring = False
-    elapsed = time.perf_counter() - began
-    stop = True
-    await asyncio.gather(*tasks, return_exceptions=True)
-    for ws in sockets:
-        await ws.close()
-    return count, latencies, elapsed
+    for _ in range(200):
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return base, [server.pid], stop
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        out += [int(c) for c in text]
+    return out
+
+
+def start_cluster(folder: Path, nodes: int, stack: contextlib.ExitStack) -> tuple[str, dict[str, int], str]:
+    """``nodes`` cluster nodes behind nginx (tests/server/cluster_helpers.py): (proxy URL, pids by name, DB URL)."""
+    sys.path.insert(0, str(ROOT / "tests" / "server"))
+    from cluster_helpers import cluster
+
+    env = {"SEFODE_ECHO": "1", "SEFODE_BOT_DELAY_S": "0", "SEFODE_LIMITS": BENCH_LIMITS}
+    rig = stack.enter_context(cluster(folder, nodes=nodes, ttl_ms=3000, env=env))
+    pids = {name: proc.pid for name, proc in rig.procs.items()}
+    assert rig.nginx is not None
+    for i, pid in enumerate(children(rig.nginx.pid)):
+        pids[f"nginx{i}"] = pid
+    return rig.base, pids, rig.database_url
+
+
+def log_check(database_url: str, last_seen: dict[str, int]) -> dict[str, Any]:
+    """Per match the clients were in: does the store hold exactly the actions the clients' last views counted?"""
+    sys.path.insert(0, str(ROOT))
+    import sqlalchemy as sa
+
+    from sefode.store import Store
+    from sefode.store import tables as t
+
+    store = Store(database_url)
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.actions.c.match_id, sa.func.count(), sa.func.max(t.actions.c.idx)).group_by(
+                    t.actions.c.match_id
+                )
+            ).all()
+    finally:
+        store.close()
+    stored = {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    mismatches = [(mid, seen, stored.get(mid, (0, -1))) for mid, seen in last_seen.items()]
+    bad = [(seen, held) for _mid, seen, held in mismatches if held != (seen, seen - 1)]
+    return {
+        "matches_checked": len(last_seen),
+        "log_mismatches": len(bad),
+        "log_mismatch_examples": bad[:3],
+        "stored_actions": sum(c for c, _ in stored.values()),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds of load (and as many of echo)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating load and echo phases the seconds are cut in")
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo phases")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--think-ms", type=float, default=0.0, help="pause of a scripted player before its move")
     parser.add_argument(
@@ -256,51 +423,78 @@ def main() -> int:
         help="scheduling priority change for the server and this client (e.g. -10 as root on a shared machine)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--nodes", type=int, default=0, help="run a cluster of this many nodes behind nginx")
+    parser.add_argument(
+        "--profile", metavar="FILE", help="sample the server with py-spy during the run; collapsed stacks to FILE"
+    )
     args = parser.parse_args()
     if args.nice:
         os.nice(args.nice)  # the server subprocess inherits it
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     folder = Path(tempfile.mkdtemp(prefix="sefode-load-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
-        "SEFODE_ECHO": "1",
-        "SEFODE_LIMITS": "off",  # hundreds of players from one address
-        "SEFODE_BOT_DELAY_S": "0",
-    }
-    sefode = Path(sys.executable).parent / "sefode"
     log = (folder / "server.log").open("wb")
-    server = subprocess.Popen(
-        [str(sefode), "serve", "--host", "127.0.0.1", "--port", str(port)], env=env, stdout=log, stderr=log
-    )
+    stack = contextlib.ExitStack()
+    names: dict[str, int] = {}
+    if args.nodes:
+        base, names, database_url = start_cluster(folder, args.nodes, stack)
+        pids = list(names.values())
+        stop = stack.close
+    else:
+        base, pids, stop = start_single(folder, log)
+        database_url = f"sqlite:///{folder / 'load.sqlite3'}"
+        names = {"server": pids[0]}
     try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        rss_idle = rss_mb(server.pid)
-        stats, elapsed = asyncio.run(
-            run_load(base, args.rooms, args.seconds, args.think_ms / 1000, args.warmup, server.pid)
+        rss_idle = sum(rss_mb(pid) for pid in pids)
+        spy = None
+        if args.profile:
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "py-spy"),
+                    "record",
+                    "--pid",
+                    str(pids[0]),
+                    "--format",
+                    "raw",
+                    "--rate",
+                    "200",
+                    "--duration",
+                    str(int(2 * args.seconds + args.warmup + 60)),
+                    "--output",
+                    args.profile,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        cpu_start = {name: cpu_seconds(pid) for name, pid in names.items()}
+        stats, echoes, phases = uvloop.run(
+            run_all(
+                base,
+                args.rooms,
+                args.seconds,
+                args.think_ms / 1000,
+                args.warmup,
+                pids,
+                max(1, args.rounds),
+                not args.no_echo,
+            )
         )
-        rss_load = rss_mb(server.pid)
-        echo_count, echo_lat, echo_elapsed = asyncio.run(run_echo(base, args.rooms * 4, args.seconds))
+        rss_load = sum(rss_mb(pid) for pid in pids)
+        cpu_end = {name: cpu_seconds(pid) for name, pid in names.items()}
+        checked = log_check(database_url, stats.last_seen)
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(30)
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop()
         log.close()
     lat = stats.latencies
-    result = {
+    elapsed = phases.load_s
+    result: dict[str, Any] = {
         "rooms": args.rooms,
         "players": args.rooms * 4,
         "think_ms": args.think_ms,
         "nice": args.nice,
+        "rounds": args.rounds,
         "load_average_1m": round(os.getloadavg()[0], 2),
         "seconds": round(elapsed, 1),
         "actions": stats.actions,
@@ -311,21 +505,35 @@ def main() -> int:
         "matches_finished": stats.matches,
         "refused": stats.refused,
         "refused_codes": stats.codes,
+        "connections_dropped": stats.dropped,
         "server_rss_idle_mb": round(rss_idle, 1),
         "server_rss_mb": round(rss_load, 1),
-        "server_cpu_cores": round(stats.server_cpu, 2),
-        "client_cpu_cores": round(stats.client_cpu, 2),
-        "echo_messages_per_s": round(echo_count / echo_elapsed, 1),
-        "echo_p50_ms": round(percentile(echo_lat, 0.50) * 1000, 2),
-        "echo_p99_ms": round(percentile(echo_lat, 0.99) * 1000, 2),
+        "rss_per_room_kb": round((rss_load - rss_idle) * 1024 / args.rooms, 1),
+        "server_cpu_cores": round(phases.load_server_cpu / elapsed, 2),
+        "client_cpu_cores": round(phases.load_client_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": round(1000 * phases.load_server_cpu / stats.actions, 3) if stats.actions else None,
     }
-    echo_rate = result["echo_messages_per_s"]
-    result["actions_vs_echo"] = round(result["actions_per_s"] / echo_rate, 3) if echo_rate else None
+    result |= checked
+    if args.nodes:
+        result["nodes"] = args.nodes
+        wall = phases.load_s + phases.echo_s
+        result["cpu_cores_by_process_whole_run"] = {
+            name: round((cpu_end[name] - cpu_start[name]) / max(wall, 1e-9), 3) for name in names
+        }
+    if not args.no_echo:
+        echo_rate = echoes.count / phases.echo_s
+        result |= {
+            "echo_messages_per_s": round(echo_rate, 1),
+            "echo_p50_ms": round(percentile(echoes.latencies, 0.50) * 1000, 2),
+            "echo_p99_ms": round(percentile(echoes.latencies, 0.99) * 1000, 2),
+            "echo_server_cpu_cores": round(phases.echo_server_cpu / phases.echo_s, 2),
+            "actions_vs_echo": round(result["actions_per_s"] / echo_rate, 3) if echo_rate else None,
+        }
     if args.json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
-            print(f"{key:22} {value}")
+            print(f"{key:24} {value}")
     return 0
 
 

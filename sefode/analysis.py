@@ -92,9 +92,7 @@ def analyse_decision(
     chosen = game.parse_action(state, seat, {k: v for k, v in entry.items() if k != "seat"})
     hooks = hooks_for(game.name)
     stats: dict[int, dict[str, float]] = {}
-    searched, _ = ismcts(
-        game, seen.determinize, seat, legal, hooks, rng, think_ms, max_iterations, root_stats=stats
-    )
+    searched, _ = ismcts(game, seen.determinize, seat, legal, hooks, rng, think_ms, max_iterations, root_stats=stats)
     # The search spends little on options it finds poor early; each such option is searched on its own as well, so
     # that every option's estimate rests on enough simulations to compare it with the best.
     for action in legal:

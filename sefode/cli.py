@@ -217,6 +217,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         open_browser=args.open,
         public_url=args.public_url,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        redis_url=args.redis,
     )
     return code
 
@@ -229,6 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open the page in a browser once the server is up")
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="run a node of a cluster on this Redis (with DATABASE_URL=postgresql://...; docs/cluster.md)",
+    )
     serve.add_argument(
         "--public-url",
         default=os.environ.get("SEFODE_PUBLIC_URL"),

@@ -51,6 +51,8 @@ def create_app(
     static_dir: Path | None = None,
     echo: bool = False,
     log: bool = True,
+    redis_url: str | None = None,
+    lease_ttl_ms: int | None = None,
     public_url: str | None = None,
     limits: Limits | None = None,
 ) -> Starlette:
@@ -71,6 +73,10 @@ def create_app(
         bot_processes=bot_processes,
         pause_limit_s=pause_limit_s,
     )
+    if redis_url is not None:
+        if not store.url.startswith("postgresql"):
+            raise SystemExit("sefode serve --redis: DATABASE_URL must be a PostgreSQL URL shared by every node")
+        hub.enable_cluster(redis_url, ttl_ms=lease_ttl_ms)
     static = static_dir or STATIC
 
     @contextlib.asynccontextmanager

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.websockets import WebSocket
 
@@ -24,6 +24,10 @@ from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
 from sefode.store import Store
+from sefode.store.db import Fence, FencedOut, create_match_on, save_room_on
+
+if TYPE_CHECKING:
+    from sefode.server.cluster import Cluster
 
 T = TypeVar("T")
 
@@ -72,6 +76,8 @@ class Connection:
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
+        self.last_join: dict[str, Any] | None = None
+        """The last ``join`` sent (cluster mode: to join again when the room moves to another node)."""
         self.session: str | None = None
         """Hash of the session token this connection authenticated with (its sockets close when it ends)."""
         self.client = ""
@@ -143,19 +149,64 @@ class Hub:
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="sefode-bot")
         self._bot_processes = bot_processes
         self._procs: ProcessPoolExecutor | None = None
+        self.cluster: Cluster | None = None
+        """Set by ``enable_cluster`` (``sefode serve --redis``): rooms are leased, writes fenced, players forwarded."""
+
+    def enable_cluster(self, redis_url: str, node: str | None = None, ttl_ms: int | None = None) -> None:
+        from sefode.server.cluster import DEFAULT_TTL_MS, Cluster
+
+        self.cluster = Cluster(self, redis_url, node, ttl_ms or DEFAULT_TTL_MS)
+
+    def fence(self, room_id: str) -> Fence | None:
+        """The fencing token of a write for ``room_id`` (None on a single node); ``FencedOut`` once our lease on
+        the room has run out."""
+        return self.cluster.fence(room_id) if self.cluster is not None else None
+
+    async def room_write(self, room: Room, fn: Callable[..., Any], *args: Any) -> Any:
+        """A write ``fn(conn, *args)`` for ``room``, fenced in cluster mode; a node fenced out loses the room."""
+        try:
+            return await self.db(self.store.run_fenced, self.fence(room.id), fn, *args)
+        except FencedOut:
+            await self.fenced_out(room)
+            raise ClientError("server/moved", "this room moved to another server; joining it there") from None
+
+    async def fenced_out(self, room: Room) -> None:
+        if self.cluster is not None:
+            await self.cluster.lose(room.id, "fenced")
+
+    async def save_room(self, room: Room) -> None:
+        if self.cluster is None:
+            await self.db(self.store.save_room, room.id, room.data(), room.visibility, room.invite_token)
+            return
+        await self.room_write(room, save_room_on, room.id, room.data(), room.visibility, room.invite_token)
+
+    async def create_match(self, room: Room, *args: Any) -> None:
+        if self.cluster is None:
+            await self.db(self.store.create_match, *args)
+            return
+        await self.room_write(room, create_match_on, *args)
+
+    async def room_exists(self, room_id: str) -> bool:
+        return room_id in self.rooms or await self.db(self.store.load_room, room_id) is not None
+
+    async def room_of_invite(self, invite: str) -> str | None:
+        if invite in self.invites or self.cluster is None:
+            return self.invites.get(invite)
+        return await self.db(self.store.room_of_invite, invite)
 
     # ------------------------------------------------------------------ threads
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call in the store's one worker thread (writes stay in order)."""
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
-    async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A write ``fn(conn, *args)``, group-committed with the writes queued meanwhile.
+    async def write(self, fn: Callable[..., Any], *args: Any, fence: Fence | None = None) -> Any:
+        """A write ``fn(conn, *args)``, group-committed with the writes queued meanwhile; ``fence`` (cluster mode)
+        is checked in the same transaction.
 
         It returns once its transaction has committed, so a caller may broadcast what it stored.
         """
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((fn, args, future))
+        self._pending.append((fn, (*args, fence), future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         return await future
@@ -163,7 +214,7 @@ class Hub:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            ops = [(fn, args) for fn, args, _ in batch]
+            ops = [(fn, args[:-1], args[-1]) for fn, args, _ in batch]
             try:
                 results: list[Any] = await self.db(self.store.run_batch, ops)
             except Exception as err:
@@ -206,6 +257,10 @@ class Hub:
             await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
         except Exception as err:  # the tables stay playable even if awarding cannot catch up
             logs.error("hub.awarding_recover_failed", err)
+        if self.cluster is not None:  # rooms come one by one, as this node takes their leases
+            await self.cluster.open()
+            logs.event("hub.open", rooms=0, database=self.store.engine.url.render_as_string(), node=self.cluster.node)
+            return
         for room_id, data, invite in await self.db(self.store.load_rooms):
             room = Room(self, room_id, data, invite)
             self.rooms[room_id] = room
@@ -243,7 +298,39 @@ class Hub:
             room._schedule()
         logs.event("hub.open", rooms=len(self.rooms), database=self.store.engine.url.render_as_string())
 
+    async def adopt(self, room_id: str, data: dict[str, Any], invite: str) -> Room:
+        """Cluster mode: a room this node just took the lease of, rebuilt from the store (its match replayed)."""
+        room = Room(self, room_id, data, invite)
+        ids = {s["player_id"] for s in room.seats if s.get("player_id")} | {room.owner}
+        if room.current_match is not None:
+            stored = await self.db(self.store.load_match, room.current_match)
+            if stored is None:
+                raise LookupError(f"match {room.current_match} is missing")
+            room.restore_match(stored)
+            assert room.match is not None
+            ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
+            outcome = room.match.game.outcome(room.match.state)
+            if outcome is not None:  # the last owner stored the last action, then died before saving the room
+                url = f"/api/matches/{stored.id}/history"
+                room.last_match = {
+                    "id": stored.id,
+                    "number": stored.number,
+                    "placements": list(outcome.placements),
+                    "history_url": url,
+                }
+                room.current_match = None
+                self.rooms[room_id] = room
+                await room.save()
+            logs.event("match.restored", room=room_id, match=stored.id, version=room.match.version)
+        self.names.update(await self.db(self.store.player_names, sorted(i for i in ids if i)))
+        self.rooms[room_id] = room
+        self.invites[invite] = room_id
+        room._schedule()
+        return room
+
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
         for room in self.rooms.values():
             room.close()
         self._bots.shutdown(wait=False, cancel_futures=True)
@@ -337,8 +424,14 @@ class Hub:
             "last_match": None,
         }
         room = Room(self, room_id, data, invite)
-        await room.save()
+        if self.cluster is not None:
+            await self.cluster.create(room_id)
         self.rooms[room_id] = room
+        try:
+            await room.save()
+        except Exception:
+            self.rooms.pop(room_id, None)
+            raise
         self.invites[invite] = room_id
         logs.event("room.created", room=room_id, owner=owner, game=game.name, options=normal, visibility=visibility)
         return room
@@ -352,6 +445,8 @@ class Hub:
         if kind == "join":
             await self._join(conn, msg)
             return
+        if self.cluster is not None and type(conn) is Connection and self.cluster.forward(conn, msg):
+            return  # an edge's connection in a room owned by another node (a stand-in of one is served here)
         room = conn.room
         if room is None:
             raise ClientError("room/not_joined", "join a room first")
@@ -375,7 +470,17 @@ class Hub:
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 
-    async def _join(self, conn: Connection, msg: dict[str, Any]) -> None:
+    async def _join(self, conn: Connection, msg: dict[str, Any], local: bool = False) -> None:
+        conn.last_join = msg
+        cluster = self.cluster
+        if cluster is not None and not local and not isinstance(conn, _remote_type()):
+            owned = msg["room"] in self.rooms and cluster.owns(msg["room"])
+            if not owned and await cluster.route_join(conn, msg):
+                if conn.room is not None:
+                    await conn.room.exit(conn)
+                    conn.room = None
+                return
+            cluster.leave_route(conn)
         room = self.rooms.get(msg["room"])
         if room is None:
             raise ClientError("room/not_found", f"there is no room {msg['room']!r}")
@@ -387,6 +492,8 @@ class Hub:
 
     async def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        if self.cluster is not None:
+            self.cluster.disconnect(conn)
         if conn.room is not None:
             await conn.room.exit(conn)
             conn.room = None
@@ -395,3 +502,9 @@ class Hub:
         conn.send(
             {"type": "hello", "protocol": PROTOCOL, "player_id": conn.player_id, "name": self.names.get(conn.player_id)}
         )
+
+
+def _remote_type() -> type:
+    from sefode.server.cluster import RemoteConnection
+
+    return RemoteConnection

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import webbrowser
+from typing import Any
 
 from sefode.server import logs
 
@@ -15,6 +17,7 @@ def serve(
     open_browser: bool = False,
     public_url: str | None = None,
     forwarded_allow_ips: str | None = None,
+    redis_url: str | None = None,
 ) -> int:
     """Run the server until interrupted.
 
@@ -28,6 +31,8 @@ def serve(
     ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
     ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
     (docs/security.md, "Running behind HTTPS").
+    ``redis_url`` (``--redis``) runs a node of a cluster (docs/cluster.md): ``DATABASE_URL`` must then be a
+    PostgreSQL URL shared by every node; ``SEFODE_NODE`` names the node, ``SEFODE_LEASE_TTL_MS`` sets the lease TTL.
     """
     import uvicorn
 
@@ -40,8 +45,10 @@ def serve(
         disconnect_grace_s=float(os.environ.get("SEFODE_DISCONNECT_GRACE_S", "3")),
         bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
         echo=os.environ.get("SEFODE_ECHO") == "1",
+        redis_url=redis_url,
+        lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
         public_url=public_url,
-        limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else None,
+        limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else _limits_from_env(),
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
@@ -58,9 +65,50 @@ def serve(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         lifespan="on",
+        timeout_graceful_shutdown=10,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
     )
-    server = uvicorn.Server(config)
+    server = _draining_server(config, app.state.hub)
     server.run()
     return 0
+
+
+def _limits_from_env() -> Any:
+    """``SEFODE_LIMITS``: a JSON object overriding fields of ``sefode.server.limits.Limits`` (``bench/load.py``
+    opens thousands of sessions from one address), e.g. ``{"sessions_burst": 1e9}``; unset: the defaults."""
+    import dataclasses
+    import json
+
+    from sefode.server.limits import Limits
+
+    raw = os.environ.get("SEFODE_LIMITS")
+    if not raw:
+        return None
+    return dataclasses.replace(Limits(), **json.loads(raw))
+
+
+def _draining_server(config: Any, hub: Any) -> Any:
+    """uvicorn's server, except that in cluster mode SIGTERM first drains the node (its rooms go to other nodes,
+    docs/cluster.md), and only then stops it, closing the WebSockets (their clients reconnect through the proxy)."""
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            cluster = hub.cluster
+            if sig == signal.SIGTERM and cluster is not None and not cluster.draining and not self.should_exit:
+                loop = asyncio.get_event_loop()
+                loop.call_soon_threadsafe(lambda: loop.create_task(self._drain(sig, frame)))
+                return
+            super().handle_exit(sig, frame)
+
+        async def _drain(self, sig: int, frame: Any) -> None:
+            try:
+                await asyncio.wait_for(hub.cluster.drain(), 10)
+            except Exception as err:
+                logs.error("cluster.drain_failed", err)
+            super().handle_exit(sig, frame)
+
+    return Server(config)

@@ -24,7 +24,7 @@ from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns
 from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.messages import ClientError, encode
-from sefode.store.db import add_action
+from sefode.store.db import FencedOut, add_action
 
 if TYPE_CHECKING:
     from sefode.server.hub import Connection, Hub
@@ -164,6 +164,8 @@ class Room:
         self.paused_until: float | None = None
         self.disconnected_at: dict[str, float] = {}
         self._timer: asyncio.Task[None] | None = None
+        self._alarm: asyncio.TimerHandle | None = None
+        """The armed timer (a loop callback: re-arming on every action costs no task); it starts ``_timer``."""
         self._stored: dict[str, Any] = copy.deepcopy(data)
         """What the store holds (``save`` goes back to it when storing fails)."""
 
@@ -194,7 +196,7 @@ class Room:
         ends in ``server/error`` leaves nothing changed (docs/security.md)."""
         data = self.data()
         try:
-            await self.hub.db(self.hub.store.save_room, self.id, data, self.visibility, self.invite_token)
+            await self.hub.save_room(self)
         except Exception:
             self._load(copy.deepcopy(self._stored))
             raise
@@ -420,29 +422,7 @@ class Room:
         run = self.match
         if run is None:
             return None
-        seat = run.seat_of(player_id)
-        game = run.game
-        awaiting = sorted(game.awaiting(run.state))
-        legal: list[dict[str, Any]] = []
-        if seat is not None and seat in awaiting:
-            legal = [
-                {"action": game.action_json(run.state, a), "label": game.describe_action(run.state, seat, a)}
-                for a in game.legal_actions(run.state, seat)
-            ]
-        deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
-        own = run.deadlines.get(seat) if seat is not None else None
-        msg: dict[str, Any] = {
-            "type": "state",
-            "match_id": run.id,
-            "version": run.version_for(seat),
-            "seat": seat,
-            "view": game.view(run.state, seat),
-            "events": events,
-            "deadline": own if own is not None else min(run.deadlines.values(), default=None),
-            "deadlines": deadlines,
-            "awaiting": awaiting,
-            "legal": legal,
-        }
+        msg = _state_message(run, run.seat_of(player_id), events, _state_common(run))
         if recap:
             msg["recap"] = list(run.recent)
         return msg
@@ -453,21 +433,19 @@ class Room:
             conn.send({"type": "room", "room": self.room_json(conn.player_id)})
 
     def send_state(self, events: list[dict[str, Any]]) -> None:
+        """Every connection its own ``state``: each seat's message (and the spectators') is built and encoded once,
+        however many connections share it, and the parts common to every seat are computed once."""
         run = self.match
-        if run is None:
+        if run is None or not self.conns:
             return
-        spectator_text: str | None = None
-        by_seat: dict[int, str] = {}
+        common = _state_common(run)
+        by_seat: dict[int | None, str] = {}
         for conn in list(self.conns):
             seat = run.seat_of(conn.player_id)
-            if seat is None:
-                if spectator_text is None:
-                    spectator_text = encode(self.state_json("", events, False))
-                conn.send_text(spectator_text)
-            else:
-                if seat not in by_seat:
-                    by_seat[seat] = encode(self.state_json(conn.player_id, events, False))
-                conn.send_text(by_seat[seat])
+            text = by_seat.get(seat)
+            if text is None:
+                text = by_seat[seat] = encode(_state_message(run, seat, events, common))
+            conn.send_text(text)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = encode(message)
@@ -656,8 +634,8 @@ class Room:
             ]
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
-            await self.hub.db(
-                self.hub.store.create_match,
+            await self.hub.create_match(
+                self,
                 match_id,
                 self.id,
                 self.match_count + 1,
@@ -773,7 +751,11 @@ class Room:
                 source,
                 run.seats if seats_changed else None,
                 outcome.to_json() if outcome is not None else None,
+                fence=self.hub.fence(self.id),
             )
+        except FencedOut:  # our lease ran out (paused, partitioned): another node owns the room now
+            await self.hub.fenced_out(self)
+            raise ClientError("server/moved", "this room moved to another server; joining it there") from None
         except Exception as err:
             logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
             await self._reload()
@@ -942,12 +924,15 @@ class Room:
 
     def _schedule(self) -> None:
         """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
         if self._timer is not None and not self._timer.done() and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
         run = self.match
         if self.paused_until is not None:
-            self._timer = asyncio.create_task(self._wake(self.paused_until, None, "pause_end"))
+            self._arm(self.paused_until, None, "pause_end")
             return
         if run is None or run.over:
             return
@@ -957,7 +942,15 @@ class Room:
             if due is not None and (best is None or due[0] < best[0]):
                 best = (due[0], seat, due[1])
         if best is not None:
-            self._timer = asyncio.create_task(self._wake(best[0], best[1], best[2]))
+            self._arm(best[0], best[1], best[2])
+
+    def _arm(self, at: float, seat: int | None, reason: str) -> None:
+        loop = asyncio.get_running_loop()
+        self._alarm = loop.call_later(max(0.0, at - time.monotonic()), self._ring, at, seat, reason)
+
+    def _ring(self, at: float, seat: int | None, reason: str) -> None:
+        self._alarm = None
+        self._timer = asyncio.create_task(self._wake(at, seat, reason))
 
     async def _wake(self, at: float, seat: int | None, reason: str) -> None:
         try:
@@ -1016,9 +1009,47 @@ class Room:
                     await self._apply(seat, fallback[0], reason)
 
     def close(self) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+_Common = tuple[list[int], dict[str, int], "int | None"]
+
+
+def _state_common(run: MatchRun) -> _Common:
+    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline."""
+    deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
+    return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
+
+
+def _state_message(run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: _Common) -> dict[str, Any]:
+    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md."""
+    awaiting, deadlines, earliest = common
+    game = run.game
+    state = run.state
+    legal: list[dict[str, Any]] = []
+    if seat is not None and seat in awaiting:
+        legal = [
+            {"action": game.action_json(state, a), "label": game.describe_action(state, seat, a)}
+            for a in game.legal_actions(state, seat)
+        ]
+    own = run.deadlines.get(seat) if seat is not None else None
+    return {
+        "type": "state",
+        "match_id": run.id,
+        "version": run.version_for(seat),
+        "seat": seat,
+        "view": game.view(state, seat),
+        "events": events,
+        "deadline": own if own is not None else earliest,
+        "deadlines": deadlines,
+        "awaiting": awaiting,
+        "legal": legal,
+    }
 
 
 def _platform_key(message: dict[str, Any]) -> str | None:

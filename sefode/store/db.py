@@ -82,6 +82,86 @@ class StoredMatch:
     """(seat, action JSON, source) in order."""
 
 
+Fence = tuple[str, int, str]
+"""(room id, lease epoch, node id): the fencing token a cluster node's writes for a room carry (issue 14)."""
+
+
+class FencedOut(Exception):
+    """A write from a node whose lease on the room is older than the newest one: refused, nothing was written."""
+
+    def __init__(self, fence: Fence, current: int | None) -> None:
+        super().__init__(f"room {fence[0]}: epoch {fence[1]} of node {fence[2]} is stale (the room's is {current})")
+        self.fence = fence
+        self.current = current
+
+
+_FENCE = sa.text(
+    "INSERT INTO room_fences (room_id, epoch, node, updated_at) VALUES (:room, :epoch, :node, :at) "
+    "ON CONFLICT (room_id) DO UPDATE SET epoch = excluded.epoch, node = excluded.node, "
+    "updated_at = excluded.updated_at "
+    "WHERE room_fences.epoch < excluded.epoch "
+    "OR (room_fences.epoch = excluded.epoch AND room_fences.node = excluded.node) RETURNING epoch"
+)
+
+
+def check_fence(conn: sa.Connection, fence: Fence) -> None:
+    """Raise the room's epoch to ``fence``'s, or refuse (``FencedOut``) when the room's is newer, or the same
+    epoch held by another node (a Redis that lost its counter hands an epoch out twice). Run it in the
+    transaction of the writes it guards: the row stays locked until they commit, so a newer owner's bump waits for
+    them, and everything a stale owner wrote before the bump is in the log the newer owner then reads."""
+    room, epoch, node = fence
+    row = conn.execute(_FENCE, {"room": room, "epoch": epoch, "node": node, "at": now_ms()}).first()
+    if row is None:
+        current = conn.execute(
+            sa.select(t.room_fences.c.epoch).where(t.room_fences.c.room_id == room)
+        ).scalar_one_or_none()
+        raise FencedOut(fence, current)
+
+
+def save_room_on(conn: sa.Connection, room_id: str, data: dict[str, Any], visibility: str, invite_token: str) -> None:
+    stamp = now_ms()
+    updated = conn.execute(
+        t.rooms.update().where(t.rooms.c.id == room_id).values(data=data, visibility=visibility, updated_at=stamp)
+    )
+    if updated.rowcount == 0:
+        conn.execute(
+            t.rooms.insert().values(
+                id=room_id,
+                data=data,
+                visibility=visibility,
+                invite_token=invite_token,
+                created_at=stamp,
+                updated_at=stamp,
+            )
+        )
+
+
+def create_match_on(
+    conn: sa.Connection,
+    match_id: str,
+    room_id: str,
+    number: int,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    setup: dict[str, Any],
+    seats: list[dict[str, Any]],
+) -> None:
+    conn.execute(
+        t.matches.insert().values(
+            id=match_id,
+            room_id=room_id,
+            number=number,
+            game=game,
+            options=options,
+            seed=seed,
+            setup=setup,
+            seats=seats,
+            started_at=now_ms(),
+        )
+    )
+
+
 def add_action(
     conn: sa.Connection,
     match_id: str,
@@ -97,8 +177,27 @@ def add_action(
     stamp = now_ms()
     conn.execute(
         _INSERT_ACTION,
-        {"match_id": match_id, "idx": idx, "seat": seat, "action": action, "source": source, "created_at": stamp},
+        {
+            "match_id": match_id,
+            "idx": idx,
+            "seat": seat,
+            "action": action,
+            "source": source,
+            "created_at": stamp,
+            "epoch": None,
+            "node": None,
+        },
     )
+    _update_match(conn, match_id, seats, outcome, stamp)
+
+
+def _update_match(
+    conn: sa.Connection,
+    match_id: str,
+    seats: list[dict[str, Any]] | None,
+    outcome: dict[str, Any] | None,
+    stamp: int,
+) -> None:
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = seats
@@ -111,6 +210,50 @@ def add_action(
 
 
 _INSERT_ACTION = t.actions.insert()
+
+
+Op = tuple[Callable[..., Any], tuple[Any, ...], "Fence | None"]
+"""A write ``fn(conn, *args)`` and the fencing token it carries (None: single node, no fence)."""
+
+
+def _run_ops(conn: sa.Connection, ops: list[Op]) -> list[Any]:
+    """Run ``ops`` on ``conn`` in order, except that the rows of every ``add_action`` among them go in with one
+    multi-row insert (the matches' updates follow it, in order): a group commit pays one statement, not one each.
+    Their fences are checked first, once each."""
+    for token in dict.fromkeys(op[2] for op in ops if op[2] is not None):
+        check_fence(conn, token)
+    if all(op[0] is not add_action for op in ops):
+        return [fn(conn, *args) for fn, args, _fence in ops]
+    stamp = now_ms()
+    rows = []
+    updates = []
+    for fn, args, fence in ops:
+        if fn is not add_action:
+            continue
+        match_id, idx, seat, action, source = args[:5]
+        rows.append(
+            {
+                "match_id": match_id,
+                "idx": idx,
+                "seat": seat,
+                "action": action,
+                "source": source,
+                "created_at": stamp,
+                "epoch": fence[1] if fence is not None else None,
+                "node": fence[2] if fence is not None else None,
+            }
+        )
+        seats = args[5] if len(args) > 5 else None
+        outcome = args[6] if len(args) > 6 else None
+        if seats is not None or outcome is not None:
+            updates.append((match_id, seats, outcome))
+    conn.execute(_INSERT_ACTION, rows)
+    for match_id, seats, outcome in updates:
+        _update_match(conn, match_id, seats, outcome, stamp)
+    results: list[Any] = []
+    for fn, args, _fence in ops:
+        results.append(None if fn is add_action else fn(conn, *args))
+    return results
 
 
 class Store:
@@ -132,10 +275,13 @@ class Store:
 
     # ------------------------------------------------------------------ schema
     def migrate(self) -> None:
-        """Bring the schema to the newest revision (Alembic, run programmatically)."""
+        """Bring the schema to the newest revision (Alembic, run programmatically). On PostgreSQL, under an advisory
+        lock: the nodes of a cluster start together and must not migrate the same schema at once."""
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(14140001)"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
@@ -180,24 +326,8 @@ class Store:
 
     # ------------------------------------------------------------------ rooms
     def save_room(self, room_id: str, data: dict[str, Any], visibility: str, invite_token: str) -> None:
-        stamp = now_ms()
         with self.engine.begin() as conn:
-            updated = conn.execute(
-                t.rooms.update()
-                .where(t.rooms.c.id == room_id)
-                .values(data=data, visibility=visibility, updated_at=stamp)
-            )
-            if updated.rowcount == 0:
-                conn.execute(
-                    t.rooms.insert().values(
-                        id=room_id,
-                        data=data,
-                        visibility=visibility,
-                        invite_token=invite_token,
-                        created_at=stamp,
-                        updated_at=stamp,
-                    )
-                )
+            save_room_on(conn, room_id, data, visibility, invite_token)
 
     def load_rooms(self) -> list[tuple[str, dict[str, Any], str]]:
         """Every room: (id, data, invite token), oldest first."""
@@ -220,19 +350,7 @@ class Store:
         seats: list[dict[str, Any]],
     ) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                t.matches.insert().values(
-                    id=match_id,
-                    room_id=room_id,
-                    number=number,
-                    game=game,
-                    options=options,
-                    seed=seed,
-                    setup=setup,
-                    seats=seats,
-                    started_at=now_ms(),
-                )
-            )
+            create_match_on(conn, match_id, room_id, number, game, options, seed, setup, seats)
 
     def add_action(
         self,
@@ -248,26 +366,56 @@ class Store:
         with self.engine.begin() as conn:
             add_action(conn, match_id, idx, seat, action, source, seats, outcome)
 
-    def run_batch(self, ops: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
-        """Group commit: run ``fn(conn, *args)`` for every op in one transaction; one result (or exception) each.
+    def run_batch(self, ops: list[tuple[Any, ...]]) -> list[Any]:
+        """Group commit: run ``fn(conn, *args)`` for every op ``(fn, args[, fence])`` in one transaction; one result
+        (or exception) each. An op's fence (cluster mode) is checked in the same transaction (``check_fence``).
 
-        If the shared transaction fails, every op is run again in its own transaction, so that one bad write
-        does not fail the others.
+        If the shared transaction fails, every op is run again in its own transaction, so that one bad (or fenced
+        out) write does not fail the others.
         """
+        full: list[Op] = [(op[0], op[1], op[2] if len(op) > 2 else None) for op in ops]
         try:
             with self.engine.begin() as conn:
-                return [fn(conn, *args) for fn, args in ops]
+                return _run_ops(conn, full)
         except Exception:
-            if len(ops) == 1:
+            if len(full) == 1:
                 raise
         results: list[Any] = []
-        for fn, args in ops:
+        for op in full:
             try:
                 with self.engine.begin() as conn:
-                    results.append(fn(conn, *args))
+                    results.append(_run_ops(conn, [op]))
             except Exception as err:
                 results.append(err)
-        return results
+        return [r[0] if isinstance(r, list) else r for r in results]
+
+    def run_fenced(self, fence: Fence | None, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(conn, *args)`` in one transaction, with ``fence`` checked first (None: no fence)."""
+        with self.engine.begin() as conn:
+            if fence is not None:
+                check_fence(conn, fence)
+            return fn(conn, *args)
+
+    def fence_of(self, room_id: str) -> int | None:
+        """The room's newest epoch (None: no cluster node ever owned it)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(t.room_fences.c.epoch).where(t.room_fences.c.room_id == room_id)
+            ).scalar_one_or_none()
+        return int(value) if value is not None else None
+
+    def load_room(self, room_id: str) -> tuple[dict[str, Any], str] | None:
+        """One room: (data, invite token), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t.rooms.c.data, t.rooms.c.invite_token).where(t.rooms.c.id == room_id)).first()
+        return (dict(row[0]), str(row[1])) if row is not None else None
+
+    def room_of_invite(self, invite_token: str) -> str | None:
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(t.rooms.c.id).where(t.rooms.c.invite_token == invite_token)
+            ).scalar_one_or_none()
+        return str(value) if value is not None else None
 
     def load_match(self, match_id: str) -> StoredMatch | None:
         with self.engine.connect() as conn:
@@ -325,7 +473,5 @@ class Store:
     def delete_player_data(self, player_id: str, game: str, key: str) -> bool:
         c = t.player_data.c
         with self.engine.begin() as conn:
-            result = conn.execute(
-                t.player_data.delete().where(c.player_id == player_id, c.game == game, c.key == key)
-            )
+            result = conn.execute(t.player_data.delete().where(c.player_id == player_id, c.game == game, c.key == key))
         return bool(result.rowcount)

@@ -53,6 +53,17 @@ actions = sa.Table(
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("source", sa.String(16), nullable=False),
     sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=True),  # cluster mode: the lease it was stored under
+    sa.Column("node", sa.String(64), nullable=True),
+)
+
+room_fences = sa.Table(
+    "room_fences",
+    metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("epoch", sa.BigInteger, nullable=False),  # the newest lease's epoch: older ones may not write
+    sa.Column("node", sa.String(64), nullable=False),
+    sa.Column("updated_at", sa.BigInteger, nullable=False),
 )
 
 player_data = sa.Table(

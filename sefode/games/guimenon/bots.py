@@ -162,8 +162,9 @@ def next_step(st: GState, seat: int, plan: Plan) -> Action:
 def rollout_turn(st: GState, seat: int, rng: random.Random) -> None:
     """A fast sensible turn: strongest cards first, each at the revealed Location closest to being won."""
     _settle_discards(st, seat)
-    hand = sorted(st.hand[seat], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0)
-                                                  + rng.random() * 2.0))
+    hand = sorted(
+        st.hand[seat], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0) + rng.random() * 2.0)
+    )
     for card in hand:
         if rules.cost(st, seat, card) > st.moon[seat]:
             continue

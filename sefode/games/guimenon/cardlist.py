@@ -20,41 +20,87 @@ PACKAGE = Path(__file__).parent
 BEGIN, END = "<!-- cards:begin -->", "<!-- cards:end -->"
 
 _WORDS = {
-    "pt-BR": {"cards": "Cartas", "tokens": "Fichas", "locations": "Locais", "decks": "Decks prontos",
-              "name": "nome", "kind": "tipo de carta", "cost": "Lua", "stars": "★", "types": "Tipos",
-              "ability": "habilidade", "ser": "Ser", "item": "Item", "none": "—", "list": "cartas"},
-    "en": {"cards": "Cards", "tokens": "Tokens", "locations": "Locations", "decks": "Ready decks",
-           "name": "name", "kind": "kind", "cost": "Moon", "stars": "★", "types": "Types",
-           "ability": "ability", "ser": "Being", "item": "Item", "none": "—", "list": "cards"},
+    "pt-BR": {
+        "cards": "Cartas",
+        "tokens": "Fichas",
+        "locations": "Locais",
+        "decks": "Decks prontos",
+        "name": "nome",
+        "kind": "tipo de carta",
+        "cost": "Lua",
+        "stars": "★",
+        "types": "Tipos",
+        "ability": "habilidade",
+        "ser": "Ser",
+        "item": "Item",
+        "none": "—",
+        "list": "cartas",
+    },
+    "en": {
+        "cards": "Cards",
+        "tokens": "Tokens",
+        "locations": "Locations",
+        "decks": "Ready decks",
+        "name": "name",
+        "kind": "kind",
+        "cost": "Moon",
+        "stars": "★",
+        "types": "Types",
+        "ability": "ability",
+        "ser": "Being",
+        "item": "Item",
+        "none": "—",
+        "list": "cards",
+    },
 }
 
 
 def card_list(cs: CardSet, lang: str) -> str:
     w = _WORDS[lang]
-    lines = [f"### {w['cards']} ({len(cs.cards)})", "",
-             f"| {w['name']} | id | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        f"### {w['cards']} ({len(cs.cards)})",
+        "",
+        f"| {w['name']} | id | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for c in sorted(cs.cards, key=lambda c: (c.cost, c.id)):
         types = ", ".join(cs.types[t].get(lang) for t in sorted(c.types)) or w["none"]
         stars = str(c.stars) if c.being else w["none"]
         text = ability_text(c.ability, cs, lang) or w["none"]
-        lines.append(f"| {c.name.get(lang)} | `{c.id}` | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
-                     f"{types} | {text} |")
-    lines += ["", f"### {w['tokens']}", "", f"| {w['name']} | id | {w['stars']} | {w['types']} |",
-              "| --- | --- | --- | --- |"]
+        lines.append(
+            f"| {c.name.get(lang)} | `{c.id}` | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
+            f"{types} | {text} |"
+        )
+    lines += [
+        "",
+        f"### {w['tokens']}",
+        "",
+        f"| {w['name']} | id | {w['stars']} | {w['types']} |",
+        "| --- | --- | --- | --- |",
+    ]
     for t in cs.tokens.values():
         types = ", ".join(cs.types[x].get(lang) for x in sorted(t.types)) or w["none"]
         lines.append(f"| {t.name.get(lang)} | `{t.id}` | {t.stars} | {types} |")
-    lines += ["", f"### {w['locations']} ({len(cs.locations)})", "", f"| {w['name']} | id | {w['ability']} |",
-              "| --- | --- | --- |"]
+    lines += [
+        "",
+        f"### {w['locations']} ({len(cs.locations)})",
+        "",
+        f"| {w['name']} | id | {w['ability']} |",
+        "| --- | --- | --- |",
+    ]
     for loc in cs.locations:
-        lines.append(f"| {loc.name.get(lang)} | `{loc.id}` | "
-                     f"{ability_text(loc.ability, cs, lang, location=True) or w['none']} |")
+        lines.append(
+            f"| {loc.name.get(lang)} | `{loc.id}` | {ability_text(loc.ability, cs, lang, location=True) or w['none']} |"
+        )
     lines += ["", f"### {w['decks']}", ""]
     for d in cs.decks.values():
         names = ", ".join(cs.by_id[c].name.get(lang) for c in d.cards)
-        lines += [f"**{d.name.get(lang)}** (`{d.id}`): {d.description.get(lang)}", "",
-                  f"{len(d.cards)} {w['list']}: {names}.", ""]
+        lines += [
+            f"**{d.name.get(lang)}** (`{d.id}`): {d.description.get(lang)}",
+            "",
+            f"{len(d.cards)} {w['list']}: {names}.",
+            "",
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -190,16 +236,25 @@ def pool_json(cs: CardSet) -> dict[str, Any]:
     return {
         "min_deck": MIN_DECK,
         "types": sorted(cs.types),
-        "cards": [{"id": c.id, "kind": "ser" if c.being else "item", "cost": c.cost, "stars": c.stars,
-                   "types": sorted(c.types)} for c in cs.cards],
+        "cards": [
+            {
+                "id": c.id,
+                "kind": "ser" if c.being else "item",
+                "cost": c.cost,
+                "stars": c.stars,
+                "types": sorted(c.types),
+            }
+            for c in cs.cards
+        ],
         "decks": [{"id": d.id, "cards": list(d.cards)} for d in cs.decks.values()],
     }
 
 
 def write_all() -> None:
     cs = load()
-    (PACKAGE / "client" / "cards.json").write_text(json.dumps(pool_json(cs), ensure_ascii=False, indent=1) + "\n",
-                                                   encoding="utf-8")
+    (PACKAGE / "client" / "cards.json").write_text(
+        json.dumps(pool_json(cs), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     for lang in LANGS:
         page = PACKAGE / "rules" / f"guimenon.{lang}.md"
         page.write_text(page_with_list(page.read_text(encoding="utf-8"), cs, lang), encoding="utf-8")

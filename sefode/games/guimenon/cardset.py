@@ -265,14 +265,18 @@ def _check_target(where: str, t: Target, types: set[str], *, location: bool, tri
     for ty in t.types:
         if ty not in types:
             raise CardDataError(f"{where}: unknown Type {ty!r}")
-    if location and trigger != "on_card_revealed" and t.who in ("self", "allies_here", "enemies_here", "allies",
-                                                                 "enemies"):
+    if (
+        location
+        and trigger != "on_card_revealed"
+        and t.who in ("self", "allies_here", "enemies_here", "allies", "enemies")
+    ):
         raise CardDataError(f"{where}: a Location's ability has no owner, so it cannot target {t.who!r}")
     if t.who == "self" and (t.pick != "all" or t.types or t.kind):
         raise CardDataError(f"{where}: target 'self' takes no pick or filter")
     if trigger == "continuous" and (t.pick != "all" or t.max_stars is not None or t.min_stars is not None):
-        raise CardDataError(f"{where}: a Continuous ability is recomputed from scratch, so its targets take no pick "
-                            "and no Star filter")
+        raise CardDataError(
+            f"{where}: a Continuous ability is recomputed from scratch, so its targets take no pick and no Star filter"
+        )
 
 
 def _check_ability(where: str, ab: Ability, types: set[str], tokens: set[str], *, location: bool) -> None:
@@ -296,8 +300,12 @@ def _check_ability(where: str, ab: Ability, types: set[str], tokens: set[str], *
         ew = f"{where} effect {i} ({type(eff).__name__})"
         if ab.trigger == "continuous" and not isinstance(eff, AddStars):
             raise CardDataError(f"{ew}: a Continuous ability may only add or subtract Stars")
-        if location and isinstance(eff, Draw | Discard | CreateToken | ChangeCost | GainMoon) and eff.side != "each" \
-                and ab.trigger != "on_card_revealed":
+        if (
+            location
+            and isinstance(eff, Draw | Discard | CreateToken | ChangeCost | GainMoon)
+            and eff.side != "each"
+            and ab.trigger != "on_card_revealed"
+        ):
             raise CardDataError(f"{ew}: a Location's effect has no owner; use side = 'each'")
         if isinstance(eff, AddStars | Destroy | Move | Copy):
             _check_target(ew, eff.target, types, location=location, trigger=ab.trigger)
@@ -366,8 +374,9 @@ def build(files: dict[str, bytes]) -> CardSet:
                     raise CardDataError(f"{where}: unknown Type {ty!r}")
             if c.ability is not None:
                 _check_ability(where, c.ability, type_ids, token_ids, location=False)
-            cards.append(CardDef(len(cards), c.id, c.name, c.kind == "ser", c.cost, c.stars, frozenset(c.types),
-                                 c.ability))
+            cards.append(
+                CardDef(len(cards), c.id, c.name, c.kind == "ser", c.cost, c.stars, frozenset(c.types), c.ability)
+            )
         for tok in f.token:
             where = claim(name, "token", tok.id)
             for ty in tok.types:
@@ -377,8 +386,9 @@ def build(files: dict[str, bytes]) -> CardSet:
                 if tok.ability.trigger == "on_reveal":
                     raise CardDataError(f"{where}: a token is created, never revealed: no 'on_reveal'")
                 _check_ability(where, tok.ability, type_ids, token_ids, location=False)
-            tokens[tok.id] = CardDef(-1, tok.id, tok.name, True, 0, tok.stars, frozenset(tok.types), tok.ability,
-                                     token=True)
+            tokens[tok.id] = CardDef(
+                -1, tok.id, tok.name, True, 0, tok.stars, frozenset(tok.types), tok.ability, token=True
+            )
         for loc in f.location:
             where = claim(name, "location", loc.id)
             if loc.ability is not None:
@@ -510,7 +520,7 @@ def _de(phrase: str) -> str:
     """Portuguese "de" + article, contracted: "de a carta" -> "da carta"."""
     for art, joined in (("a ", "da "), ("as ", "das "), ("o ", "do "), ("os ", "dos "), ("esta ", "desta ")):
         if phrase.startswith(art):
-            return joined + phrase[len(art):]
+            return joined + phrase[len(art) :]
     return "de " + phrase
 
 
@@ -529,43 +539,69 @@ def effect_text(e: Effect, cs: CardSet, lang: str, *, location: bool = False) ->
     if isinstance(e, Destroy):
         return f"destrua {tt(e.target)}" if pt else f"destroy {tt(e.target)}"
     if isinstance(e, Move):
-        return (f"mova {tt(e.target)} para outro Local aleatório" if pt
-                else f"move {tt(e.target)} to another random Location")
+        return (
+            f"mova {tt(e.target)} para outro Local aleatório"
+            if pt
+            else f"move {tt(e.target)} to another random Location"
+        )
     if isinstance(e, Draw):
         n = e.amount
         cards_pt, cards_en = _plural(n, "carta", "cartas"), _plural(n, "card", "cards")
-        return _side(e.side, lang, (f"compre {n} {cards_pt}", f"o oponente compra {n} {cards_pt}",
-                                    f"cada jogador compra {n} {cards_pt}"),
-                     (f"draw {n} {cards_en}", f"your opponent draws {n} {cards_en}",
-                      f"each player draws {n} {cards_en}"))
+        return _side(
+            e.side,
+            lang,
+            (f"compre {n} {cards_pt}", f"o oponente compra {n} {cards_pt}", f"cada jogador compra {n} {cards_pt}"),
+            (f"draw {n} {cards_en}", f"your opponent draws {n} {cards_en}", f"each player draws {n} {cards_en}"),
+        )
     if isinstance(e, Discard):
         n = e.amount
         cards_pt = _plural(n, "carta aleatória", "cartas aleatórias")
         cards_en = _plural(n, "random card", "random cards")
-        return _side(e.side, lang, (f"descarte {n} {cards_pt} da sua mão",
-                                    f"o oponente descarta {n} {cards_pt} da mão",
-                                    f"cada jogador descarta {n} {cards_pt} da mão"),
-                     (f"discard {n} {cards_en} from your hand", f"your opponent discards {n} {cards_en}",
-                      f"each player discards {n} {cards_en}"))
+        return _side(
+            e.side,
+            lang,
+            (
+                f"descarte {n} {cards_pt} da sua mão",
+                f"o oponente descarta {n} {cards_pt} da mão",
+                f"cada jogador descarta {n} {cards_pt} da mão",
+            ),
+            (
+                f"discard {n} {cards_en} from your hand",
+                f"your opponent discards {n} {cards_en}",
+                f"each player discards {n} {cards_en}",
+            ),
+        )
     if isinstance(e, CreateToken):
         tok = cs.tokens[e.token]
         what = f"{e.count}× {tok.name.get(lang)} ({tok.stars}★)"
         if pt:
             where = "aqui" if e.where == "here" else "em um Local aleatório"
-            return _side(e.side, lang, (f"crie {what} {where}", f"o oponente recebe {what} {where}",
-                                        f"cada jogador recebe {what} {where}"), ("", "", ""))
+            return _side(
+                e.side,
+                lang,
+                (f"crie {what} {where}", f"o oponente recebe {what} {where}", f"cada jogador recebe {what} {where}"),
+                ("", "", ""),
+            )
         where = "here" if e.where == "here" else "at a random Location"
-        return _side(e.side, lang, ("", "", ""), (f"create {what} {where}", f"your opponent gets {what} {where}",
-                                                  f"each player gets {what} {where}"))
+        return _side(
+            e.side,
+            lang,
+            ("", "", ""),
+            (f"create {what} {where}", f"your opponent gets {what} {where}", f"each player gets {what} {where}"),
+        )
     if isinstance(e, Copy):
-        return (f"crie uma cópia {_de(tt(e.target))} no mesmo Local" if pt
-                else f"create a copy of {tt(e.target)} at its Location")
+        return (
+            f"crie uma cópia {_de(tt(e.target))} no mesmo Local"
+            if pt
+            else f"create a copy of {tt(e.target)} at its Location"
+        )
     if isinstance(e, ChangeCost):
         n = abs(e.amount)
         tys = [cs.types[x].get(lang) for x in e.types]
         if pt:
-            noun = {"ser": "os Seres", "item": "os Itens", None: "as cartas"}[e.kind] + ("" if not tys
-                                                                                          else " " + "/".join(tys))
+            noun = {"ser": "os Seres", "item": "os Itens", None: "as cartas"}[e.kind] + (
+                "" if not tys else " " + "/".join(tys)
+            )
             whose = _side(e.side, lang, ("na sua mão", "na mão do oponente", "na mão de cada jogador"), ("", "", ""))
             more = "a mais" if e.amount > 0 else "a menos"
             return f"{noun} {whose} custam {n} Lua {more}"
@@ -574,10 +610,20 @@ def effect_text(e: Effect, cs: CardSet, lang: str, *, location: bool = False) ->
         more = "more" if e.amount > 0 else "less"
         return f"{noun} {whose} cost {n} Moon {more}"
     n = e.amount
-    return _side(e.side, lang, (f"ganhe +{n} Lua no próximo turno", f"o oponente ganha +{n} Lua no próximo turno",
-                                f"cada jogador ganha +{n} Lua no próximo turno"),
-                 (f"gain +{n} Moon next turn", f"your opponent gains +{n} Moon next turn",
-                  f"each player gains +{n} Moon next turn"))
+    return _side(
+        e.side,
+        lang,
+        (
+            f"ganhe +{n} Lua no próximo turno",
+            f"o oponente ganha +{n} Lua no próximo turno",
+            f"cada jogador ganha +{n} Lua no próximo turno",
+        ),
+        (
+            f"gain +{n} Moon next turn",
+            f"your opponent gains +{n} Moon next turn",
+            f"each player gains +{n} Moon next turn",
+        ),
+    )
 
 
 def condition_text(c: Condition, cs: CardSet, lang: str, *, location: bool = False) -> str:
@@ -589,11 +635,11 @@ def condition_text(c: Condition, cs: CardSet, lang: str, *, location: bool = Fal
             parts.append(f"não houver nenhuma entre {what}" if pt else f"there are none of {what}")
         else:
             if c.min is not None:
-                parts.append(f"houver pelo menos {c.min} entre {what}" if pt
-                             else f"there are at least {c.min} of {what}")
+                parts.append(
+                    f"houver pelo menos {c.min} entre {what}" if pt else f"there are at least {c.min} of {what}"
+                )
             if c.max is not None:
-                parts.append(f"houver no máximo {c.max} entre {what}" if pt
-                             else f"there are at most {c.max} of {what}")
+                parts.append(f"houver no máximo {c.max} entre {what}" if pt else f"there are at most {c.max} of {what}")
     if c.turn_min is not None:
         parts.append(f"for o turno {c.turn_min} ou depois" if pt else f"it is turn {c.turn_min} or later")
     if c.losing_here:

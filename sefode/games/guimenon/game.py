@@ -77,10 +77,24 @@ SPEC = GameSpec(
     min_seats=SEATS,
     max_seats=SEATS,
     options=(
-        OptionSpec("deck_0", OptionKind.CHOICE, "random", "guimenon.option.deck_0", choices=DECK_CHOICES,
-                   choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES), help="guimenon.option.deck_help"),
-        OptionSpec("deck_1", OptionKind.CHOICE, "random", "guimenon.option.deck_1", choices=DECK_CHOICES,
-                   choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES), help="guimenon.option.deck_help"),
+        OptionSpec(
+            "deck_0",
+            OptionKind.CHOICE,
+            "random",
+            "guimenon.option.deck_0",
+            choices=DECK_CHOICES,
+            choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES),
+            help="guimenon.option.deck_help",
+        ),
+        OptionSpec(
+            "deck_1",
+            OptionKind.CHOICE,
+            "random",
+            "guimenon.option.deck_1",
+            choices=DECK_CHOICES,
+            choice_labels=tuple(f"guimenon.deck.{d}" for d in DECK_CHOICES),
+            help="guimenon.option.deck_help",
+        ),
     ),
     seats_option=None,
     turns=Turns.SIMULTANEOUS,
@@ -100,9 +114,17 @@ def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
 
 
 def unit_json(u: Unit) -> dict[str, Any]:
-    return {"uid": u.uid, "card": u.card.id, "owner": u.owner, "stars": u.stars(), "printed": u.card.stars,
-            "being": u.card.being, "types": sorted(u.card.types), "token": u.card.token,
-            "copy": u.created and not u.card.token}
+    return {
+        "uid": u.uid,
+        "card": u.card.id,
+        "owner": u.owner,
+        "stars": u.stars(),
+        "printed": u.card.stars,
+        "being": u.card.being,
+        "types": sorted(u.card.types),
+        "token": u.card.token,
+        "copy": u.created and not u.card.token,
+    }
 
 
 class Guimenon(Game[GState]):
@@ -150,8 +172,12 @@ class Guimenon(Game[GState]):
         first = rng.randrange(SEATS)
         if setup.get("locations") is not None:
             ids = setup["locations"]
-            if (not isinstance(ids, list) or len(ids) != LOCATIONS or len(set(map(str, ids))) != LOCATIONS
-                    or any(i not in CARDSET.location_by_id for i in ids)):
+            if (
+                not isinstance(ids, list)
+                or len(ids) != LOCATIONS
+                or len(set(map(str, ids))) != LOCATIONS
+                or any(i not in CARDSET.location_by_id for i in ids)
+            ):
                 raise InvalidOptions(f"setup 'locations' must name {LOCATIONS} different Locations, not {ids!r}")
             locations = [CARDSET.location_by_id[i].index for i in ids]
         if setup.get("first") is not None:
@@ -159,8 +185,18 @@ class Guimenon(Game[GState]):
             if isinstance(f, bool) or f not in (0, 1):
                 raise InvalidOptions(f"setup 'first' must be 0 or 1, not {f!r}")
             first = f
-        st = GState(seed=seed, rng=rng, options=opts, deck_lists=deck_lists, shuffle=shuffle, draw=draw,
-                    hand=[[], []], discard=[[], []], locations=locations, first=first)
+        st = GState(
+            seed=seed,
+            rng=rng,
+            options=opts,
+            deck_lists=deck_lists,
+            shuffle=shuffle,
+            draw=draw,
+            hand=[[], []],
+            discard=[[], []],
+            locations=locations,
+            first=first,
+        )
         for s in (first, 1 - first):
             for _ in range(OPENING_HAND):
                 rules.draw_card(st, s)
@@ -170,8 +206,10 @@ class Guimenon(Game[GState]):
     # ================================================================= before the match (capabilities)
     def seat_setup_choices(self, options: Mapping[str, JSON]) -> list[dict[str, JSON]]:
         """The ready decks; a seat may also bring a deck it built (a list of card ids)."""
-        return [{"value": d, "label": f"guimenon.deck.{d}", "description": f"guimenon.deck.{d}.description"}
-                for d in READY_DECKS]
+        return [
+            {"value": d, "label": f"guimenon.deck.{d}", "description": f"guimenon.deck.{d}.description"}
+            for d in READY_DECKS
+        ]
 
     def check_seat_setup(self, options: Mapping[str, JSON], value: JSON) -> JSON:
         """A ready deck's id, or a list of card ids following the deck rules (12+ cards, 1 copy, Beings and
@@ -315,23 +353,31 @@ class Guimenon(Game[GState]):
     def _check(self, st: GState, seat: int, action: int) -> None:
         if action == CONFIRM:
             if st.owed[seat]:
-                raise _bad(f"seat {seat} holds more than {HAND_LIMIT} cards and must discard {st.owed[seat]} more "
-                           "before confirming", "action/must_discard")
+                raise _bad(
+                    f"seat {seat} holds more than {HAND_LIMIT} cards and must discard {st.owed[seat]} more "
+                    "before confirming",
+                    "action/must_discard",
+                )
             return
         if action < DISCARD and st.owed[seat]:
-            raise _bad(f"seat {seat} holds more than {HAND_LIMIT} cards and must first discard {st.owed[seat]}",
-                       "action/must_discard")
+            raise _bad(
+                f"seat {seat} holds more than {HAND_LIMIT} cards and must first discard {st.owed[seat]}",
+                "action/must_discard",
+            )
         if action < TAKE_BACK:
             card, li = divmod(action - PLACE, 3)
             cid = CARDS[card].id
             if card not in st.hand[seat]:
                 raise _bad(f"seat {seat} does not hold {cid!r}", "action/card_not_in_hand")
             if li >= st.revealed:
-                raise _bad(f"Location {li} is not revealed yet; cards are played only at revealed Locations",
-                           "action/location_hidden")
+                raise _bad(
+                    f"Location {li} is not revealed yet; cards are played only at revealed Locations",
+                    "action/location_hidden",
+                )
             if self._count(st, seat, li) >= MAX_PER_LOCATION:
-                raise _bad(f"Location {li} already holds {MAX_PER_LOCATION} of seat {seat}'s cards",
-                           "action/location_full")
+                raise _bad(
+                    f"Location {li} already holds {MAX_PER_LOCATION} of seat {seat}'s cards", "action/location_full"
+                )
             c = rules.cost(st, seat, card)
             if c > st.moon[seat]:
                 raise _bad(f"{cid!r} costs {c} Moon and seat {seat} has {st.moon[seat]} left", "action/no_moon")
@@ -343,8 +389,7 @@ class Guimenon(Game[GState]):
             return
         card = action - DISCARD
         if not st.owed[seat]:
-            raise _bad(f"seat {seat} is within the hand limit of {HAND_LIMIT} and may not discard",
-                       "action/no_discard")
+            raise _bad(f"seat {seat} is within the hand limit of {HAND_LIMIT} and may not discard", "action/no_discard")
         if card not in st.hand[seat]:
             raise _bad(f"seat {seat} does not hold {CARDS[card].id!r}", "action/card_not_in_hand")
 
@@ -384,16 +429,27 @@ class Guimenon(Game[GState]):
         events: list[Event] = []
         rec = self._record(st, turn)
         if rec is not None:
-            events.append({"type": "reveal", "turn": rec.turn,
-                           "plays": [{"seat": s, "card": c, "location": li} for s, c, li in rec.plays],
-                           "discards": [{"seat": s, "card": c} for s, c in rec.discards]})
-            events.extend({"type": "ability", **self._resolution_json(r)} for r in rec.resolved[rec.opening:])
+            events.append(
+                {
+                    "type": "reveal",
+                    "turn": rec.turn,
+                    "plays": [{"seat": s, "card": c, "location": li} for s, c, li in rec.plays],
+                    "discards": [{"seat": s, "card": c} for s, c in rec.discards],
+                }
+            )
+            events.extend({"type": "ability", **self._resolution_json(r)} for r in rec.resolved[rec.opening :])
             events.append({"type": "turn_end", "turn": rec.turn, "order": rec.order, "board": rec.board})
         if st.over:
             outcome = self.outcome(st)
             assert outcome is not None
-            events.append({"type": "match_end", "placements": list(outcome.placements),
-                           "control": rules.control(st), "decks": [list(d) for d in st.deck_lists]})
+            events.append(
+                {
+                    "type": "match_end",
+                    "placements": list(outcome.placements),
+                    "control": rules.control(st),
+                    "decks": [list(d) for d in st.deck_lists],
+                }
+            )
         else:
             events.append(self._turn_start_event(st))
         return events
@@ -401,10 +457,13 @@ class Guimenon(Game[GState]):
     def _turn_start_event(self, st: GState) -> Event:
         rec = self._record(st, st.turn)
         revealed = None if rec is None or rec.revealed is None else rec.revealed
-        return {"type": "turn", "turn": st.turn, "moon": list(st.moon_total),
-                "revealed": None if revealed is None else self.location_json(st.locations[revealed]) | {
-                    "index": revealed},
-                "resolved": [] if rec is None else [self._resolution_json(r) for r in rec.resolved[: rec.opening]]}
+        return {
+            "type": "turn",
+            "turn": st.turn,
+            "moon": list(st.moon_total),
+            "revealed": None if revealed is None else self.location_json(st.locations[revealed]) | {"index": revealed},
+            "resolved": [] if rec is None else [self._resolution_json(r) for r in rec.resolved[: rec.opening]],
+        }
 
     @staticmethod
     def _record(st: GState, turn: int) -> TurnRecord | None:
@@ -458,21 +517,31 @@ class Guimenon(Game[GState]):
             return {"key": "guimenon.action.confirm", "params": {}, "text": "confirm"}
         if "place" in data:
             name = CARDSET.by_id[data["place"]].name.en
-            return {"key": "guimenon.action.place", "params": {"card": data["place"], "location": data["location"]},
-                    "text": f"place {name} at Location {data['location'] + 1}"}
+            return {
+                "key": "guimenon.action.place",
+                "params": {"card": data["place"], "location": data["location"]},
+                "text": f"place {name} at Location {data['location'] + 1}",
+            }
         key = "take_back" if "take_back" in data else "discard"
         name = CARDSET.by_id[data[key]].name.en
-        return {"key": f"guimenon.action.{key}", "params": {"card": data[key]},
-                "text": f"{key.replace('_', ' ')} {name}"}
+        return {
+            "key": f"guimenon.action.{key}",
+            "params": {"card": data[key]},
+            "text": f"{key.replace('_', ' ')} {name}",
+        }
 
     def outcome(self, state: GState) -> Outcome | None:
         if not state.over:
             return None
         win = rules.winner(state)
         ctrl = rules.control(state)
-        scores = tuple({"locations": sum(1 for c in ctrl if c == s),
-                        "stars": sum(rules.location_stars(state, li, s) for li in range(LOCATIONS))}
-                       for s in range(SEATS))
+        scores = tuple(
+            {
+                "locations": sum(1 for c in ctrl if c == s),
+                "stars": sum(rules.location_stars(state, li, s) for li in range(LOCATIONS)),
+            }
+            for s in range(SEATS)
+        )
         placements = (1, 1) if win is None else (1, 2) if win == 0 else (2, 1)
         return Outcome(placements, scores=scores)
 
@@ -480,35 +549,60 @@ class Guimenon(Game[GState]):
     def _board_json(self, st: GState) -> list[dict[str, Any]]:
         out = []
         for li in range(LOCATIONS):
-            out.append({
-                "location": li,
-                "id": LOCATION_DEFS[st.locations[li]].id if li < st.revealed else None,
-                "cards": [[unit_json(u) for u in st.board[li][s]] for s in range(SEATS)],
-                "stars": [rules.location_stars(st, li, s) for s in range(SEATS)],
-            })
+            out.append(
+                {
+                    "location": li,
+                    "id": LOCATION_DEFS[st.locations[li]].id if li < st.revealed else None,
+                    "cards": [[unit_json(u) for u in st.board[li][s]] for s in range(SEATS)],
+                    "stars": [rules.location_stars(st, li, s) for s in range(SEATS)],
+                }
+            )
         return out
 
     @staticmethod
     def location_json(index: int) -> dict[str, Any]:
         loc = LOCATION_DEFS[index]
-        return {"id": loc.id, "name": {lang: loc.name.get(lang) for lang in LANGS},
-                "text": {lang: ability_text(loc.ability, CARDSET, lang, location=True) for lang in LANGS}}
+        return {
+            "id": loc.id,
+            "name": {lang: loc.name.get(lang) for lang in LANGS},
+            "text": {lang: ability_text(loc.ability, CARDSET, lang, location=True) for lang in LANGS},
+        }
 
     def view(self, state: GState, seat: Seat | None) -> View:
         st = state
         if seat is not None:
             check_seat(seat, SEATS)
-        locations = [dict(self.location_json(st.locations[li]), revealed=True, index=li) if li < st.revealed
-                     else {"index": li, "revealed": False} for li in range(LOCATIONS)]
+        locations = [
+            dict(self.location_json(st.locations[li]), revealed=True, index=li)
+            if li < st.revealed
+            else {"index": li, "revealed": False}
+            for li in range(LOCATIONS)
+        ]
         mine: dict[str, Any] | None = None
         if seat is not None:
             mine = {
-                "hand": [{"card": CARDS[c].id, "cost": rules.cost(st, seat, c), "printed_cost": CARDS[c].cost,
-                          "stars": CARDS[c].stars, "being": CARDS[c].being, "types": sorted(CARDS[c].types)}
-                         for c in st.hand[seat]],
+                "hand": [
+                    {
+                        "card": CARDS[c].id,
+                        "cost": rules.cost(st, seat, c),
+                        "printed_cost": CARDS[c].cost,
+                        "stars": CARDS[c].stars,
+                        "being": CARDS[c].being,
+                        "types": sorted(CARDS[c].types),
+                    }
+                    for c in st.hand[seat]
+                ],
                 "moon_left": st.moon[seat],
-                "pending": [{"card": CARDS[c].id, "location": li, "stars": CARDS[c].stars, "being": CARDS[c].being,
-                             "types": sorted(CARDS[c].types)} for c, li in st.pending[seat]],
+                "pending": [
+                    {
+                        "card": CARDS[c].id,
+                        "location": li,
+                        "stars": CARDS[c].stars,
+                        "being": CARDS[c].being,
+                        "types": sorted(CARDS[c].types),
+                    }
+                    for c, li in st.pending[seat]
+                ],
                 "pending_discards": [CARDS[c].id for c in st.pending_discards[seat]],
                 "owed_discards": st.owed[seat],
                 "deck": list(st.deck_lists[seat]),
@@ -535,7 +629,8 @@ class Guimenon(Game[GState]):
             "awaiting": sorted(self.awaiting(st)),
             "legal": [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else [],
             "last_turn": self._record_json(last) if last is not None else None,
-            "opening": [] if current is None
+            "opening": []
+            if current is None
             else [self._resolution_json(r) for r in current.resolved[: current.opening]],
             "placements": list(outcome.placements) if outcome else None,
             "decks": [list(d) for d in st.deck_lists] if st.over else None,
@@ -575,9 +670,12 @@ class Guimenon(Game[GState]):
         return [{"seat": s, **self.action_json(state, a)} for s, a in state.log]
 
     def history_setup(self, state: GState) -> dict[str, Any]:
-        return {"decks": [list(d) for d in state.deck_lists],
-                "locations": [LOCATION_DEFS[x].id for x in state.locations],
-                "first": state.first, "shuffle": state.shuffle}
+        return {
+            "decks": [list(d) for d in state.deck_lists],
+            "locations": [LOCATION_DEFS[x].id for x in state.locations],
+            "first": state.first,
+            "shuffle": state.shuffle,
+        }
 
     # ================================================================= searching
     def clone(self, state: GState) -> GState:
@@ -586,11 +684,23 @@ class Guimenon(Game[GState]):
     def infoset_key(self, state: GState, seat: Seat) -> Hashable:
         st = state
         board = tuple((u.uid, u.card.index, u.owner, u.loc, u.perm) for loc in st.board for side in loc for u in side)
-        return (seat, st.turn, st.revealed, tuple(st.locations[: st.revealed]), tuple(sorted(st.hand[seat])),
-                tuple(st.pending[seat]), tuple(st.pending_discards[seat]), board,
-                tuple(tuple(d) for d in st.discard), tuple(self.public_hand_count(st, s) for s in range(SEATS)),
-                tuple(len(d) for d in st.draw),
-                tuple(st.confirmed), tuple(st.moon_bonus), st.moon[seat], st.over)
+        return (
+            seat,
+            st.turn,
+            st.revealed,
+            tuple(st.locations[: st.revealed]),
+            tuple(sorted(st.hand[seat])),
+            tuple(st.pending[seat]),
+            tuple(st.pending_discards[seat]),
+            board,
+            tuple(tuple(d) for d in st.discard),
+            tuple(self.public_hand_count(st, s) for s in range(SEATS)),
+            tuple(len(d) for d in st.draw),
+            tuple(st.confirmed),
+            tuple(st.moon_bonus),
+            st.moon[seat],
+            st.over,
+        )
 
     def resample(self, state: GState, seat: Seat, rng: random.Random) -> GState:
         """Everything ``seat`` cannot see dealt again: its own deck's order, the other seat's hand and deck

@@ -168,8 +168,7 @@ def _sides(st: GState, side: str, owner: int | None) -> Sequence[int]:
 
 
 # ------------------------------------------------------------------------------------------- effects
-def resolve(st: GState, ab: Ability, src: Unit | None, owner: int | None, loc: int, step: str,
-            source: str) -> None:
+def resolve(st: GState, ab: Ability, src: Unit | None, owner: int | None, loc: int, step: str, source: str) -> None:
     """Resolve one ability (conditions, then its effects in order)."""
     for cond in ab.conditions:
         if not _holds(st, cond, src, owner, loc):
@@ -189,8 +188,9 @@ def _name(u: Unit) -> str:
     return u.card.id
 
 
-def apply_effect(st: GState, eff: Effect, src: Unit | None, owner: int | None, loc: int,
-                 results: list[str] | None) -> None:
+def apply_effect(
+    st: GState, eff: Effect, src: Unit | None, owner: int | None, loc: int, results: list[str] | None
+) -> None:
     if isinstance(eff, AddStars):
         amount = eff.amount
         if eff.per is not None:
@@ -359,8 +359,9 @@ def trigger_step(st: GState, trigger: str) -> None:
             loc_def = LOCATION_DEFS[st.locations[li]]
             if loc_def.ability is not None and loc_def.ability.trigger == trigger:
                 resolve(st, loc_def.ability, None, None, li, trigger, loc_def.id)
-        if not any(u.card.ability is not None and u.card.ability.trigger == trigger
-                   for side in st.board[li] for u in side):
+        if not any(
+            u.card.ability is not None and u.card.ability.trigger == trigger for side in st.board[li] for u in side
+        ):
             continue
         for seat in side_order(st, li, trigger):
             for u in list(st.board[li][seat]):

@@ -40,8 +40,18 @@ class Unit:
         return card.stars + self.perm + self.cont if card.being else 0
 
     def copy(self) -> Unit:
-        return Unit(self.uid, self.card, self.owner, self.loc, self.serial, self.created, self.perm, self.cont,
-                    self.alive, self.fresh)
+        return Unit(
+            self.uid,
+            self.card,
+            self.owner,
+            self.loc,
+            self.serial,
+            self.created,
+            self.perm,
+            self.cont,
+            self.alive,
+            self.fresh,
+        )
 
 
 @dataclass(slots=True)
@@ -124,9 +134,17 @@ class GState:
         if not self.records:
             return []
         last = self.records[-1]
-        current = TurnRecord(last.turn, last.moon[:], last.revealed, last.plays[:], last.discards[:], last.order[:],
-                             [Resolution(r.step, r.location, r.seat, r.source, r.results[:]) for r in last.resolved],
-                             last.board, last.opening)
+        current = TurnRecord(
+            last.turn,
+            last.moon[:],
+            last.revealed,
+            last.plays[:],
+            last.discards[:],
+            last.order[:],
+            [Resolution(r.step, r.location, r.seat, r.source, r.results[:]) for r in last.resolved],
+            last.board,
+            last.opening,
+        )
         return [*self.records[:-1], current]
 
     def clone(self) -> GState:

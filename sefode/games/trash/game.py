@@ -335,8 +335,9 @@ class Trash(Game[TrashState]):
             raise _bad(f"{action} is not an action of this game", "action/invalid")
         if kind == "draw":
             if not st.draw:
-                raise _bad("the Draw Pile is empty: you may not pick up from it (seed ¶ drawempty)",
-                           "action/draw_empty")
+                raise _bad(
+                    "the Draw Pile is empty: you may not pick up from it (seed ¶ drawempty)", "action/draw_empty"
+                )
             return
         if p >= len(st.piles):
             raise _bad(f"there is no Trash Pile {p}; the piles are 0 to {len(st.piles) - 1}", "action/no_such_pile")
@@ -380,8 +381,9 @@ class Trash(Game[TrashState]):
             return
         # swap
         if self.collector_on_table(st):
-            raise _bad("no swap while a Trash Collector is on the table (seed ¶ swaprestriction)",
-                       "action/swap_collector")
+            raise _bad(
+                "no swap while a Trash Collector is on the table (seed ¶ swaprestriction)", "action/swap_collector"
+            )
         for i, other in enumerate(st.piles):
             if st.fits[other[-1]][cards[0]]:
                 raise _bad(
@@ -423,8 +425,13 @@ class Trash(Game[TrashState]):
             known.extend(taken)
             if events is not None:
                 events.append(
-                    {"type": "collect", "seat": seat, "pile": p, "collector": card_name(collector),
-                     "cards": _names(taken)}
+                    {
+                        "type": "collect",
+                        "seat": seat,
+                        "pile": p,
+                        "collector": card_name(collector),
+                        "cards": _names(taken),
+                    }
                 )
         elif action < TRASH:
             card = action - LITTER
@@ -638,7 +645,7 @@ class Trash(Game[TrashState]):
         pile = self._pile_index(message.get("pile"), kind)
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not names:
-            raise _bad(f"'{kind}' takes a card or a list of cards, such as [\"7h\", \"7s\"]", "action/invalid")
+            raise _bad(f'\'{kind}\' takes a card or a list of cards, such as ["7h", "7s"]', "action/invalid")
         codes = [self._card(v) for v in names]
         if len(set(codes)) != len(codes):
             raise _bad("a card is named twice", "action/invalid")
@@ -679,8 +686,10 @@ class Trash(Game[TrashState]):
                 )
             value = value[0]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_PILES:
-            raise _bad(f"'{'pile' if kind in ('trash', 'swap') else kind}' must be a pile number from 0, not {value!r}",
-                       "action/no_such_pile")
+            raise _bad(
+                f"'{'pile' if kind in ('trash', 'swap') else kind}' must be a pile number from 0, not {value!r}",
+                "action/no_such_pile",
+            )
         return value
 
     def action_json(self, state: TrashState, action: Action) -> dict[str, Any]:

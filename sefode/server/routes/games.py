@@ -172,7 +172,7 @@ async def put_player_data(request: Request) -> Response:
     key = _data_key(request)
     data = await body(request)
     if set(data) != {"value"}:
-        raise ClientError("message/invalid", "the body is {\"value\": ...}")
+        raise ClientError("message/invalid", 'the body is {"value": ...}')
     try:
         value = game.check_player_data(key, data["value"])
     except EngineError as err:

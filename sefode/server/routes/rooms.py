@@ -64,16 +64,29 @@ async def list_rooms(request: Request) -> Response:
     hub = hub_of(request)
     offset, limit = _paging(request)
     stamp = logs.now_ms()
-    listed: list[Room] = [r for r in hub.rooms.values() if r.listed(stamp)]
-    listed.sort(key=lambda r: (not r.playing, -len(r.connected_players()), r.name, r.id))
-    page = [r.summary() for r in listed[offset : offset + limit]]
-    following = offset + limit if offset + limit < len(listed) else None
-    return JSONResponse({"rooms": page, "total": len(listed), "offset": offset, "limit": limit, "next": following})
+    if hub.cluster is not None:  # cluster-wide: every owner publishes its rooms (they leave within the lease TTL)
+        found = [s for s in await hub.cluster.summaries() if s.pop("listed", False)]
+        found.sort(key=lambda r: (not r["playing"], -r["connected"], r["name"], r["id"]))
+        summaries = [{k: v for k, v in s.items() if k != "node"} for s in found]
+    else:
+        listed: list[Room] = [r for r in hub.rooms.values() if r.listed(stamp)]
+        listed.sort(key=lambda r: (not r.playing, -len(r.connected_players()), r.name, r.id))
+        summaries = [r.summary() for r in listed]
+    page = summaries[offset : offset + limit]
+    following = offset + limit if offset + limit < len(summaries) else None
+    return JSONResponse({"rooms": page, "total": len(summaries), "offset": offset, "limit": limit, "next": following})
 
 
 @api
 async def get_room(request: Request) -> Response:
-    room = hub_of(request).rooms.get(request.path_params["room_id"])
+    hub = hub_of(request)
+    room = hub.rooms.get(request.path_params["room_id"])
+    if room is None and hub.cluster is not None:
+        found = await hub.cluster.summary(request.path_params["room_id"])
+        if found is not None:
+            found.pop("listed", None)
+            found.pop("node", None)
+            return JSONResponse(found)
     if room is None:
         raise ClientError("room/not_found", "there is no such room")
     return JSONResponse(room.summary())
@@ -85,7 +98,16 @@ async def create_room(request: Request) -> Response:
     player_id, _ = await me(request)
     data = await body(request)
     allowed = {
-        "name", "game", "options", "bots", "clock_s", "visibility", "password", "sit", "tournament", "outside_bots"
+        "name",
+        "game",
+        "options",
+        "bots",
+        "clock_s",
+        "visibility",
+        "password",
+        "sit",
+        "tournament",
+        "outside_bots",
     }
     unknown = sorted(set(data) - allowed)
     if unknown:
@@ -196,7 +218,7 @@ def default_game() -> str:
 @api
 async def invite(request: Request) -> Response:
     invite_token = request.path_params["token"]
-    room_id = hub_of(request).invites.get(invite_token) if len(invite_token) <= 128 else None
+    room_id = await hub_of(request).room_of_invite(invite_token) if len(invite_token) <= 128 else None
     if room_id is None:
         raise ClientError("room/bad_invite", "this invite link is not valid")
     return JSONResponse({"room_id": room_id})

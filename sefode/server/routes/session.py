@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -15,9 +17,17 @@ from sefode.server.routes.common import api, body, hub_of, me, name, set_session
 @api
 async def health(request: Request) -> Response:
     hub = hub_of(request)
-    return JSONResponse(
-        {"ok": True, "protocol": PROTOCOL, "rooms": len(hub.rooms), "connections": len(hub.connections)}
-    )
+    out: dict[str, Any] = {
+        "ok": True,
+        "protocol": PROTOCOL,
+        "rooms": len(hub.rooms),
+        "connections": len(hub.connections),
+    }
+    if hub.cluster is not None:  # cluster mode: which node answered, and the rooms it owns
+        out |= {"node": hub.cluster.node, "owned": sorted(hub.cluster.leases), "draining": hub.cluster.draining}
+        if hub.cluster.draining:
+            return JSONResponse(out, status_code=503)
+    return JSONResponse(out)
 
 
 def _rotate(engine: sa.Engine, tok: str) -> str | None:

@@ -1,0 +1,641 @@
+"""Many nodes (issue 14): room leases on Redis, fencing tokens in the store, forwarding over Redis pub/sub.
+
+A node of a cluster (``sefode serve --redis redis://…`` with ``DATABASE_URL=postgresql://…``) holds the rooms it
+owns. Ownership is a Redis lease per room (``sf:lease:<room>`` = ``<node>:<epoch>``, with a TTL the owner renews);
+the epoch comes from ``INCR sf:epoch:<room>``, so every new owner has a higher one. Every write a node makes for a
+room carries ``(room, epoch, node)``; the store checks it against ``room_fences`` in the same transaction
+(``sefode.store.db.check_fence``) and refuses an older epoch. A node also stops acting for a room as soon as its own
+view of the lease has run out (``valid_until``, monotonic) or a renewal fails.
+
+Any node serves any player by **forwarding**: the node a WebSocket is connected to (its *edge*) sends the client's
+messages for a room owned elsewhere to the owner's channel ``sf:node:<owner>``, and the owner sends that
+connection's messages back to the edge's channel. Messages for one node are batched per event-loop turn into one
+``PUBLISH``. When a room changes owner (death, pause, drain), the edges re-join their connections at the new owner,
+which sends them ``room`` and ``state`` as after a reconnection. See docs/cluster.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import redis.asyncio as aioredis
+
+from sefode.server import logs
+from sefode.server.messages import ClientError
+from sefode.store.db import Fence, FencedOut
+
+if TYPE_CHECKING:
+    from sefode.server.hub import Connection, Hub
+    from sefode.server.room import Room
+
+DEFAULT_TTL_MS = 3000
+JOIN_TIMEOUT_S = float(os.environ.get("SEFODE_FORWARD_TIMEOUT_S", "3"))
+"""How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
+
+_ACQUIRE = """
+if redis.call('exists', KEYS[1]) == 1 then return {0, redis.call('get', KEYS[1])} end
+local epoch = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], ARGV[1] .. ':' .. epoch, 'PX', ARGV[2])
+redis.call('zadd', KEYS[3], ARGV[3], ARGV[4])
+return {1, epoch}
+"""
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('pexpire', KEYS[1], ARGV[2])
+  redis.call('zadd', KEYS[2], ARGV[3], ARGV[4])
+  return 1
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('del', KEYS[1])
+  redis.call('zadd', KEYS[2], ARGV[2], ARGV[3])
+  return 1
+end
+return 0
+"""
+
+_CATCH_UP = """
+if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
+@dataclass
+class Lease:
+    epoch: int
+    valid_until: float
+    """Monotonic time until which this node may act for the room (measured from before the Redis call)."""
+
+
+@dataclass
+class Routed:
+    """An edge's connection in a room owned by another node."""
+
+    room_id: str
+    owner: str
+    join: dict[str, Any]
+    acked: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class RemoteConnection:
+    """The owner's stand-in for a WebSocket held by another node: what it is sent goes to that node's channel."""
+
+    closed = False
+
+    def __init__(self, cluster: Cluster, edge: str, conn_id: int, player_id: str) -> None:
+        from sefode.server.hub import RATE_BURST
+
+        self.cluster = cluster
+        self.edge = edge
+        self.id = conn_id
+        self.player_id = player_id
+        self.room: Room | None = None
+        self.tokens = RATE_BURST
+        self.ws = None
+        self.session: str | None = None
+        self.client = f"node:{edge}"  # the edge applied the per-client limits already
+        self.close_code: int | None = None
+        self.last_join: dict[str, Any] | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(orjson.dumps(message).decode())
+
+    def send_text(self, text: str) -> None:
+        self.cluster.post(self.edge, {"k": "out", "c": self.id, "t": text})
+
+    def error(self, code: str, message: str, ref: Any = None) -> None:
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            out["ref"] = ref
+        self.send(out)
+
+
+class Cluster:
+    def __init__(self, hub: Hub, url: str, node: str | None = None, ttl_ms: int = DEFAULT_TTL_MS) -> None:
+        self.hub = hub
+        self.url = url
+        self.node = node or os.environ.get("SEFODE_NODE") or secrets.token_hex(4)
+        self.ttl_ms = ttl_ms
+        self.prefix = os.environ.get("SEFODE_REDIS_PREFIX", "sf:")
+        """Every key and channel starts with it: several clusters (or test runs) can share one Redis."""
+        self.redis: aioredis.Redis = aioredis.from_url(url)
+        self.leases: dict[str, Lease] = {}
+        self.routed: dict[int, Routed] = {}
+        """Edge side: local connection id -> the room it is in, owned elsewhere."""
+        self.local: dict[int, Connection] = {}
+        self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        """Owner side: (edge node, connection id) -> stand-in."""
+        self.outbox: dict[str, list[dict[str, Any]]] = {}
+        self._flush_armed = False
+        self._tasks: list[asyncio.Task[None]] = []
+        self._acquiring: dict[str, asyncio.Future[bool]] = {}
+        self.draining = False
+        self.last_beat = time.monotonic()
+        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._catch_up = self.redis.register_script(_CATCH_UP)
+
+    # ------------------------------------------------------------------ life cycle
+    async def open(self) -> None:
+        await self.redis.ping()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(f"{self.prefix}node:{self.node}")
+        await self._beat()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="cluster-listen"),
+            asyncio.create_task(self._keep(), name="cluster-keep"),
+        ]
+        logs.event("cluster.open", node=self.node, ttl_ms=self.ttl_ms)
+
+    async def drain(self) -> None:
+        """Deploys (SIGTERM): hand every room over at once (the lease is released and the room marked for the
+        other nodes' sweepers, which take it within a third of the TTL), and have the edges join their connections
+        again at the new owners. This node takes no room any more; its health check answers 503."""
+        if self.draining:
+            return
+        self.draining = True
+        rooms = len(self.leases)
+        for room_id in list(self.leases):
+            room = self.hub.rooms.get(room_id)
+            if room is not None:
+                async with room.lock:
+                    await self._release_room(room_id, hand_over=True)
+            else:
+                await self._release_room(room_id, hand_over=True)
+        self._flush()
+        logs.event("cluster.drained", node=self.node, rooms=rooms)
+
+    async def close(self) -> None:
+        """Drain, then leave presence."""
+        await self.drain()
+        for room_id in list(self.leases):
+            room = self.hub.rooms.get(room_id)
+            if room is not None:
+                async with room.lock:
+                    await self._release_room(room_id, hand_over=True)
+            else:
+                await self._release_room(room_id, hand_over=True)
+        self._flush()
+        with contextlib.suppress(Exception):
+            await self.redis.zrem(f"{self.prefix}nodes", self.node)
+            await self.redis.delete(f"{self.prefix}presence:{self.node}")
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+        logs.event("cluster.close", node=self.node)
+
+    # ------------------------------------------------------------------ leases
+    def fence(self, room_id: str) -> Fence:
+        """The fencing token of a write for ``room_id``; refuses at once (``FencedOut``) once the lease has run
+        out here, before anything is written or sent."""
+        lease = self.leases.get(room_id)
+        if lease is None or time.monotonic() >= lease.valid_until:
+            raise FencedOut((room_id, lease.epoch if lease else 0, self.node), None)
+        return (room_id, lease.epoch, self.node)
+
+    def owns(self, room_id: str) -> bool:
+        lease = self.leases.get(room_id)
+        return lease is not None and time.monotonic() < lease.valid_until
+
+    def _now_ms(self) -> int:
+        return int(time.time() * 1000)
+
+    async def acquire(self, room_id: str) -> bool:
+        """Take ``room_id`` if no one holds it: lease, fence bump, rebuild from the store. True if owned here."""
+        if self.owns(room_id):
+            return True
+        if self.draining:
+            return False
+        pending = self._acquiring.get(room_id)
+        if pending is None:  # one attempt at a time per room on this node
+            pending = asyncio.ensure_future(self._acquire_now(room_id))
+            self._acquiring[room_id] = pending
+            pending.add_done_callback(lambda _f: self._acquiring.pop(room_id, None))
+        return await asyncio.shield(pending)
+
+    async def _acquire_now(self, room_id: str) -> bool:
+        started = time.monotonic()
+        expiry = self._now_ms() + self.ttl_ms
+        got, value = await self._acquire(
+            keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}epoch:{room_id}", f"{self.prefix}leases"],
+            args=[self.node, self.ttl_ms, expiry, room_id],
+        )
+        if not got:
+            return False
+        epoch = int(value)
+        lease = Lease(epoch, started + self.ttl_ms / 1000)
+        self.leases[room_id] = lease
+        fence = (room_id, epoch, self.node)
+        try:
+            await self.hub.db(self.hub.store.run_fenced, fence, _noop)  # the bump, before reading the log
+            stored = await self.hub.db(self.hub.store.load_room, room_id)
+            if stored is None:
+                raise LookupError(f"room {room_id} is not in the store")
+            await self.hub.adopt(room_id, stored[0], stored[1])
+        except Exception as err:
+            logs.error("cluster.acquire_failed", err, room=room_id, epoch=epoch)
+            self.leases.pop(room_id, None)
+            if isinstance(err, FencedOut) and err.current is not None:
+                # Redis handed out an epoch below the store's (it lost data): catch the counter up; the next
+                # attempt gets a higher one.
+                with contextlib.suppress(Exception):
+                    await self._catch_up(keys=[f"{self.prefix}epoch:{room_id}"], args=[err.current])
+            with contextlib.suppress(Exception):
+                await self._release(
+                    keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}leases"],
+                    args=[f"{self.node}:{epoch}", 0, room_id],
+                )
+            return False
+        logs.event("cluster.acquired", node=self.node, room=room_id, epoch=epoch)
+        await self.publish_summary(room_id)
+        return True
+
+    async def create(self, room_id: str) -> Fence:
+        """A new room made here: its first lease (epoch 1 unless the id was used before)."""
+        started = time.monotonic()
+        got, value = await self._acquire(
+            keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}epoch:{room_id}", f"{self.prefix}leases"],
+            args=[self.node, self.ttl_ms, self._now_ms() + self.ttl_ms, room_id],
+        )
+        if not got:
+            raise ClientError("server/error", "that room id is taken; try again")
+        self.leases[room_id] = Lease(int(value), started + self.ttl_ms / 1000)
+        return (room_id, int(value), self.node)
+
+    async def lose(self, room_id: str, why: str) -> None:
+        """Stop acting for ``room_id`` at once; its connections move to whoever owns it next."""
+        lease = self.leases.pop(room_id, None)
+        room = self.hub.rooms.pop(room_id, None)
+        logs.warning("cluster.lost", node=self.node, room=room_id, why=why, epoch=lease.epoch if lease else None)
+        if room is None:
+            return
+        room.close()
+        self._move_out(room)
+
+    def _move_out(self, room: Room) -> None:
+        """The room is no longer ours: edges re-join their connections; ours are routed to the next owner."""
+        from sefode.server.hub import Connection
+
+        for conn in list(room.conns):
+            room.conns.discard(conn)
+            if isinstance(conn, RemoteConnection):
+                self.remote.pop((conn.edge, conn.id), None)
+                self.post(conn.edge, {"k": "moved", "c": conn.id, "room": room.id})
+            elif isinstance(conn, Connection):
+                conn.room = None
+                join = conn.last_join or {"type": "join", "room": room.id}
+                asyncio.get_running_loop().create_task(self.rejoin(conn, join))
+
+    async def _release_room(self, room_id: str, hand_over: bool) -> None:
+        lease = self.leases.pop(room_id, None)
+        room = self.hub.rooms.pop(room_id, None)
+        if room is not None:
+            room.close()
+        if lease is not None:
+            with contextlib.suppress(Exception):
+                await self._release(
+                    keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}leases"],
+                    args=[f"{self.node}:{lease.epoch}", 0 if hand_over else self._now_ms() + 10**12, room_id],
+                )
+        if room is not None:
+            self._move_out(room)
+
+    # ------------------------------------------------------------------ the keeper: renewals, sweeps, presence
+    async def _keep(self) -> None:
+        period = self.ttl_ms / 3000
+        while True:
+            try:
+                await asyncio.sleep(period)
+                await self._renew_all()
+                await self._beat()
+                await self._sweep()
+                await self._check_routes()
+                await self._drop_dead_edges()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                logs.error("cluster.keep_failed", err, node=self.node)
+
+    async def _renew_all(self) -> None:
+        if not self.leases:
+            return
+        started = time.monotonic()
+        expiry = self._now_ms() + self.ttl_ms
+        ids = list(self.leases)
+        for room_id in ids:
+            lease = self.leases.get(room_id)
+            if lease is not None and started >= lease.valid_until:
+                await self.lose(room_id, "expired")  # paused past the TTL: never act again on this lease
+        ids = [r for r in ids if r in self.leases]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room_id in ids:
+                lease = self.leases[room_id]
+                await self._renew(
+                    keys=[f"{self.prefix}lease:{room_id}", f"{self.prefix}leases"],
+                    args=[f"{self.node}:{lease.epoch}", self.ttl_ms, expiry, room_id],
+                    client=pipe,
+                )
+            results = await pipe.execute()
+        for room_id, ok in zip(ids, results, strict=True):
+            lease = self.leases.get(room_id)
+            if lease is None:
+                continue
+            if ok == 1:
+                lease.valid_until = started + self.ttl_ms / 1000
+            else:
+                await self.lose(room_id, "renewal_refused")
+        await self.publish_summaries()
+
+    async def _beat(self) -> None:
+        now = self._now_ms()
+        since = time.monotonic() - self.last_beat
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(f"{self.prefix}nodes", {self.node: now + self.ttl_ms})
+            key = f"{self.prefix}presence:{self.node}"
+            pipe.delete(key)
+            conns = {str(c.id): c.player_id for c in self.hub.connections}
+            if conns:
+                pipe.hset(key, mapping=conns)  # type: ignore[arg-type]
+            pipe.pexpire(key, self.ttl_ms)
+            pipe.zremrangebyscore(f"{self.prefix}nodes", 0, now)
+            await pipe.execute()
+        self.last_beat = time.monotonic()
+        if since > self.ttl_ms / 1000:
+            # We were away past the TTL (paused): the owners dropped our connections; join them again.
+            for conn_id, route in list(self.routed.items()):
+                conn = self.local.get(conn_id)
+                if conn is not None:
+                    asyncio.get_running_loop().create_task(self.rejoin(conn, route.join))
+
+    async def _sweep(self) -> None:
+        """Take rooms whose lease ran out (their owner died or paused) or was handed over (drain)."""
+        if self.draining:
+            return
+        now = self._now_ms()
+        orphans = await self.redis.zrangebyscore(f"{self.prefix}leases", 0, now, start=0, num=50)
+        for raw in orphans:
+            room_id = _text(raw)
+            if room_id in self.leases:
+                continue
+            await self.acquire(room_id)
+
+    async def _check_routes(self) -> None:
+        """Edges: a room we route to changed owner (or has none): join our connections again where it is now."""
+        rooms = sorted({r.room_id for r in self.routed.values()})
+        if not rooms:
+            return
+        values = await self.redis.mget([f"{self.prefix}lease:{r}" for r in rooms])
+        owners = {r: (_text(v).split(":")[0] if v else None) for r, v in zip(rooms, values, strict=True)}
+        for conn_id, route in list(self.routed.items()):
+            owner = owners.get(route.room_id)
+            if owner != route.owner:
+                conn = self.local.get(conn_id)
+                if conn is not None:
+                    await self.rejoin(conn, route.join)
+
+    async def _drop_dead_edges(self) -> None:
+        """Owners: connections of edges that left presence leave their rooms."""
+        edges = {edge for edge, _ in self.remote}
+        if not edges:
+            return
+        alive = set()
+        for edge in edges:
+            score = await self.redis.zscore(f"{self.prefix}nodes", edge)
+            if score is not None and score > self._now_ms():
+                alive.add(edge)
+        for key, rconn in list(self.remote.items()):
+            if key[0] not in alive:
+                self.remote.pop(key, None)
+                if rconn.room is not None:
+                    await rconn.room.exit(rconn)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ lobby
+    async def publish_summaries(self) -> None:
+        if not self.hub.rooms:
+            return
+        stamp = self._now_ms()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in self.hub.rooms.values():
+                if room.id not in self.leases:
+                    continue
+                summary = {**room.summary(), "listed": room.listed(stamp), "node": self.node}
+                pipe.set(f"{self.prefix}summary:{room.id}", orjson.dumps(summary), px=self.ttl_ms)
+                pipe.zadd(f"{self.prefix}lobby", {room.id: stamp + self.ttl_ms})
+            pipe.zremrangebyscore(f"{self.prefix}lobby", 0, stamp)
+            await pipe.execute()
+
+    async def publish_summary(self, room_id: str) -> None:
+        room = self.hub.rooms.get(room_id)
+        if room is None:
+            return
+        stamp = self._now_ms()
+        summary = {**room.summary(), "listed": room.listed(stamp), "node": self.node}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(f"{self.prefix}summary:{room.id}", orjson.dumps(summary), px=self.ttl_ms)
+            pipe.zadd(f"{self.prefix}lobby", {room.id: stamp + self.ttl_ms})
+            await pipe.execute()
+
+    async def summaries(self) -> list[dict[str, Any]]:
+        """Every owned room's summary, cluster-wide (rooms whose owner died leave within the TTL)."""
+        ids = await self.redis.zrangebyscore(f"{self.prefix}lobby", self._now_ms(), "+inf")
+        if not ids:
+            return []
+        values = await self.redis.mget([f"{self.prefix}summary:{_text(i)}" for i in ids])
+        return [orjson.loads(v) for v in values if v]
+
+    async def summary(self, room_id: str) -> dict[str, Any] | None:
+        value = await self.redis.get(f"{self.prefix}summary:{room_id}")
+        return orjson.loads(value) if value else None
+
+    async def presence(self) -> dict[str, Any]:
+        now = self._now_ms()
+        nodes = [_text(n) for n in await self.redis.zrangebyscore(f"{self.prefix}nodes", now, "+inf")]
+        out: dict[str, Any] = {}
+        for node in nodes:
+            out[node] = {"connections": await self.redis.hlen(f"{self.prefix}presence:{node}")}
+        return out
+
+    # ------------------------------------------------------------------ forwarding
+    def post(self, node: str, envelope: dict[str, Any]) -> None:
+        """Queue ``envelope`` for ``node``; everything queued in this turn of the loop goes in one PUBLISH."""
+        self.outbox.setdefault(node, []).append(envelope)
+        if not self._flush_armed:
+            self._flush_armed = True
+            asyncio.get_running_loop().call_soon(self._flush_soon)
+
+    def _flush_soon(self) -> None:
+        self._flush_armed = False
+        asyncio.get_running_loop().create_task(self._flush_async())
+
+    def _flush(self) -> None:
+        self._flush_armed = False
+        if self.outbox:
+            asyncio.get_running_loop().create_task(self._flush_async())
+
+    async def _flush_async(self) -> None:
+        batch, self.outbox = self.outbox, {}
+        for node, envelopes in batch.items():
+            try:
+                await self.redis.publish(f"{self.prefix}node:{node}", orjson.dumps({"from": self.node, "e": envelopes}))
+            except Exception as err:
+                logs.error("cluster.publish_failed", err, node=node)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                logs.error("cluster.listen_failed", err, node=self.node)
+                await asyncio.sleep(0.2)
+                continue
+            if message is None:
+                continue
+            try:
+                data = orjson.loads(message["data"])
+                sender = data["from"]
+                for envelope in data["e"]:
+                    await self._receive(sender, envelope)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                logs.error("cluster.receive_failed", err, node=self.node)
+
+    async def _receive(self, sender: str, env: dict[str, Any]) -> None:
+        kind = env["k"]
+        if kind == "out":  # edge: a message for one of our connections
+            conn = self.local.get(env["c"])
+            if conn is not None:
+                conn.send_text(env["t"])
+        elif kind == "ack":
+            route = self.routed.get(env["c"])
+            if route is not None:
+                route.acked.set()
+        elif kind == "moved":  # edge: the owner lost the room; join it again wherever it is now
+            conn = self.local.get(env["c"])
+            route = self.routed.get(env["c"])
+            if conn is not None and route is not None and route.room_id == env["room"]:
+                await self.rejoin(conn, route.join)
+        elif kind == "in":  # owner: a client message forwarded by an edge
+            asyncio.get_running_loop().create_task(self._serve(sender, env))
+        elif kind == "bye":
+            rconn = self.remote.pop((sender, env["c"]), None)
+            if rconn is not None and rconn.room is not None:
+                await rconn.room.exit(rconn)  # type: ignore[arg-type]
+
+    async def _serve(self, edge: str, env: dict[str, Any]) -> None:
+        msg = env["m"]
+        room_id = env["room"]
+        key = (edge, int(env["c"]))
+        rconn = self.remote.get(key)
+        if rconn is None:
+            rconn = self.remote[key] = RemoteConnection(self, edge, int(env["c"]), env["p"])
+        if room_id not in self.hub.rooms or not self.owns(room_id):
+            if msg["type"] == "join" and await self.acquire(room_id):
+                pass
+            else:
+                self.remote.pop(key, None)
+                self.post(edge, {"k": "moved", "c": rconn.id, "room": room_id})
+                return
+        try:
+            if msg["type"] == "join":
+                await self.hub._join(rconn, msg)  # type: ignore[arg-type]
+                self.post(edge, {"k": "ack", "c": rconn.id})
+            elif rconn.room is None or rconn.room.id != room_id:
+                self.post(edge, {"k": "moved", "c": rconn.id, "room": room_id})
+            else:
+                await self.hub.handle(rconn, msg)  # type: ignore[arg-type]
+        except ClientError as err:
+            rconn.error(err.code, err.message, msg.get("ref"))
+            if msg["type"] == "join":
+                self.post(edge, {"k": "ack", "c": rconn.id})
+        except Exception as err:
+            logs.error("cluster.serve_failed", err, room=room_id, edge=edge)
+            rconn.error("server/error", "internal error; nothing was changed", msg.get("ref"))
+
+    # ------------------------------------------------------------------ edge side
+    async def owner_of(self, room_id: str) -> str | None:
+        value = await self.redis.get(f"{self.prefix}lease:{room_id}")
+        return _text(value).split(":")[0] if value else None
+
+    async def route_join(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        """Join ``conn`` to a room owned elsewhere (True), or take the room here if no one owns it (False: the
+        caller joins locally). A join whose owner does not answer in time is refused with ``server/busy``; the
+        room is never taken while another node holds its lease (Colyseus #978)."""
+        room_id = str(msg["room"])
+        for _ in range(3):
+            owner = await self.owner_of(room_id)
+            if owner is None:
+                if await self.hub.room_exists(room_id) is False:
+                    raise ClientError("room/not_found", f"there is no room {room_id!r}")
+                if await self.acquire(room_id):
+                    return False
+                continue
+            if owner == self.node:
+                if room_id in self.hub.rooms and self.owns(room_id):
+                    return False
+                continue
+            self.leave_route(conn)
+            route = Routed(room_id, owner, dict(msg))
+            self.routed[conn.id] = route
+            self.local[conn.id] = conn
+            self.post(owner, {"k": "in", "c": conn.id, "p": conn.player_id, "room": room_id, "m": msg})
+            try:
+                await asyncio.wait_for(route.acked.wait(), JOIN_TIMEOUT_S)
+            except TimeoutError:
+                logs.warning("cluster.join_timeout", room=room_id, owner=owner, conn=conn.id)
+                raise ClientError("server/busy", "the room's server did not answer in time; try again") from None
+            return True
+        raise ClientError("server/busy", "the room is changing servers; try again")
+
+    async def rejoin(self, conn: Connection, join: dict[str, Any]) -> None:
+        if conn.closed:
+            return
+        try:
+            if not await self.route_join(conn, join):
+                self.leave_route(conn)
+                await self.hub._join(conn, join, local=True)
+        except ClientError as err:
+            conn.error(err.code, err.message)
+        except Exception as err:
+            logs.error("cluster.rejoin_failed", err, conn=conn.id)
+
+    def forward(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        """Edge: send ``msg`` to the owner of the room ``conn`` is routed to (False: not routed)."""
+        route = self.routed.get(conn.id)
+        if route is None:
+            return False
+        self.post(route.owner, {"k": "in", "c": conn.id, "p": conn.player_id, "room": route.room_id, "m": msg})
+        return True
+
+    def leave_route(self, conn: Connection) -> None:
+        route = self.routed.pop(conn.id, None)
+        if route is not None:
+            self.post(route.owner, {"k": "bye", "c": conn.id})
+
+    def disconnect(self, conn: Connection) -> None:
+        self.leave_route(conn)
+        self.local.pop(conn.id, None)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _noop(conn: Any) -> None:
+    return None
