@@ -36,7 +36,8 @@ class Seen:
         return self._game.legal_actions(self._state, self.seat)
 
     def legal_json(self) -> list[dict[str, Any]]:
-        """The legal actions as the protocol shows them: ``[{"action": <JSON>, "label": {"key", "params", "text"}}]``."""
+        """The legal actions as the protocol shows them:
+        ``[{"action": <JSON>, "label": {"key", "params", "text"}}]``."""
         game, state = self._game, self._state
         return [
             {"action": game.action_json(state, a), "label": game.describe_action(state, self.seat, a)}
