@@ -297,15 +297,17 @@ def test_matches_stored_before_0003_get_their_outcome_once(store: Store) -> None
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
+    # The matches are stored with today's schema (the store writes columns of later revisions), then the outcome is
+    # taken away and the schema goes back to 0003: as the server stored matches before 0003, placements only.
+    p = guests(store, 6)
+    match_id = finished_match(store, room(store), p, [3, 1, 2, 3, 1, 2], teams=True)
+    plain = finished_match(store, room(store), p[:5], [1, 2, 3, 4, 5])
+    with store.engine.begin() as conn:
+        conn.execute(s.matches.update().values(outcome=sa.null()))
     with store.engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0003_outcome")
     assert "ratings" not in sa.inspect(store.engine).get_table_names()
-    p = guests(store, 6)
-    match_id = finished_match(store, room(store), p, [3, 1, 2, 3, 1, 2], teams=True)
-    plain = finished_match(store, room(store), p[:5], [1, 2, 3, 4, 5])
-    with store.engine.begin() as conn:  # as the server stored matches before 0003: placements only
-        conn.execute(s.matches.update().values(outcome=sa.null()))
     store.migrate()
     with store.engine.connect() as conn:
         outcomes = dict(conn.execute(sa.select(s.matches.c.id, s.matches.c.outcome)).all())

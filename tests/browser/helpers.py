@@ -81,12 +81,21 @@ def enter_nickname(page: Page, name: str) -> None:
     page.get_by_test_id("nickname").fill(name)
 
 
+SETTLED = """() => new Promise((done) => {
+  // Two animation frames after the resize the layout has been recomputed; CSS transitions are awaited too.
+  const running = document.getAnimations().filter(
+    (a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+  Promise.all(running.map((a) => a.finished.catch(() => null))).then(() =>
+    requestAnimationFrame(() => requestAnimationFrame(done)));
+})"""
+
+
 def shoot(page: Page, folder: Path, name: str) -> None:
     """Screenshots of the page at 360x740 and at 1280x800 (the viewport is restored afterwards)."""
     original = page.viewport_size or MOBILE
     for size in (MOBILE, DESKTOP):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)  # let the layout settle after the resize (not a test assertion)
+        page.evaluate(SETTLED)  # the layout after the resize, not a guess at how long it takes
         page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)
         # Usable on a phone: nothing makes the page scroll sideways.
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")

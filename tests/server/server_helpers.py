@@ -6,6 +6,7 @@ into a failure; no test asserts on how long anything takes.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -15,9 +16,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import psycopg
@@ -264,3 +265,26 @@ def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> su
         time.sleep(0.05)
     proc.kill()
     raise RuntimeError("sefode serve did not answer /api/health")
+
+
+T_co = TypeVar("T_co")
+
+
+def run_async(coro: Coroutine[Any, Any, T_co]) -> T_co:
+    """``asyncio.run(coro)`` in a thread of its own: the test process may already run an event loop on this thread
+    (Playwright's sync API, when the browser tests ran first in the same session)."""
+    result: list[T_co] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coro))
+        except BaseException as err:
+            failure.append(err)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return result[0]

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 from cluster_helpers import Rig, cluster, wait_for
-from server_helpers import free_port
+from server_helpers import free_port, run_async
 from websockets.asyncio.client import ClientConnection, connect
 
 from sefode.engine import apply_entry, get_game
@@ -203,7 +203,7 @@ def _ended(humans: list[Human], room_id: str) -> bool:
 def test_three_nodes_survive_a_kill_and_a_pause(tmp_path: Path) -> None:
     env = {"SEFODE_BOT_DELAY_S": "0.15", "SEFODE_DISCONNECT_GRACE_S": "2", "SEFODE_BOT_THINK_MS": "20"}
     with cluster(tmp_path, nodes=3, ttl_ms=2000, env=env) as rig:
-        humans, facts = asyncio.run(scenario(rig))
+        humans, facts = run_async(scenario(rig))
         print("cluster facts:", json.dumps(facts))
         store = Store(rig.database_url)
         try:
@@ -285,7 +285,7 @@ def test_a_forwarded_join_that_times_out_creates_no_second_room(tmp_path: Path) 
     with cluster(tmp_path, nodes=1, ttl_ms=2000) as rig:
         rig.ports["n2"] = free_port()
         rig.start_node("n2", {"SEFODE_FORWARD_TIMEOUT_S": "0"})
-        asyncio.run(_timeout_case(rig))
+        run_async(_timeout_case(rig))
 
 
 async def _timeout_case(rig: Rig) -> None:
@@ -323,7 +323,7 @@ async def _timeout_case(rig: Rig) -> None:
 def test_sigterm_drains_a_node_and_its_matches_go_on_elsewhere(tmp_path: Path) -> None:
     env = {"SEFODE_BOT_DELAY_S": "0.1", "SEFODE_DISCONNECT_GRACE_S": "2", "SEFODE_BOT_THINK_MS": "20"}
     with cluster(tmp_path, nodes=2, ttl_ms=2000, env=env) as rig:
-        humans, facts = asyncio.run(_drain_case(rig))
+        humans, facts = run_async(_drain_case(rig))
         print("drain facts:", json.dumps(facts))
         store = Store(rig.database_url)
         try:

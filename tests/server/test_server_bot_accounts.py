@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from server_helpers import WAIT_S, Client, LiveServer, Message, Player, running_server
+from server_helpers import WAIT_S, Client, LiveServer, Message, Player, run_async, running_server
 from table_helpers import drive, sat
 
 from sefode.accounts import tables as a
@@ -80,7 +80,7 @@ def _sit(srv: LiveServer, token: str, room_id: str, seat: int) -> list[Any]:
                     return seen
         return seen
 
-    return asyncio.run(asyncio.wait_for(run(), WAIT_S))
+    return run_async(asyncio.wait_for(run(), WAIT_S))
 
 
 def test_a_bot_sits_only_where_the_owner_allows_and_is_marked_as_a_bot(srv: LiveServer) -> None:
@@ -172,7 +172,7 @@ def test_a_revoked_token_is_refused_at_once_open_sockets_included(srv: LiveServe
             async with SdkClient(srv.url, made["token"], max_retries=0):
                 pass
 
-    asyncio.run(asyncio.wait_for(run(), WAIT_S))
+    run_async(asyncio.wait_for(run(), WAIT_S))
     listed = srv.http.get("/api/account/bots", headers=owner.auth).json()["bots"]
     assert listed[0]["active"] is False
     # A new token works; the old one still does not.
@@ -184,7 +184,7 @@ def test_a_revoked_token_is_refused_at_once_open_sockets_included(srv: LiveServe
             assert client.hello is not None
             return client.hello.player_id
 
-    assert asyncio.run(again()) == made["bot_id"]
+    assert run_async(again()) == made["bot_id"]
 
 
 def test_bots_cannot_be_revoked_by_someone_else(tmp_path: Path) -> None:
