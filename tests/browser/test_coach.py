@@ -14,13 +14,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, Route, expect
+from playwright.sync_api import Browser, Page, Response, Route, ViewportSize, expect
 
 from .conftest import MOBILE, Server, make_server
 from .helpers import catalogue, enter_nickname, open_client, shoot, take_turn, wait_actionable, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
-WIDE = {"width": 1366, "height": 800}
+WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_MS = 60_000
 
 
