@@ -6,7 +6,9 @@ made: results are cached per match and seat), ``GET`` the same path reports it: 
 of its own (one analysis at a time, so that the tables' bots keep their threads), with a total budget
 (``ANALYSIS_BUDGET_S``, spread over the seat's decisions, at most ``sefode analyse``'s default per decision).
 
-``GET /api/rooms/{id}/coach?since=N&until=M`` is the solo coach (the table page's "Dica" after each hand). The budgets
+``GET /api/rooms/{id}/coach?since=N&until=M`` is the solo coach (the table page's "Dica" after each hand), in a thread of
+its own as well (a few seconds a hand, one request at a time per player), so that a tip never waits for an analysis to
+finish. The budgets
 may be set with ``SEFODE_ANALYSIS_BUDGET_S`` and ``SEFODE_COACH_BUDGET_S`` (the browser tests keep them small), or
 on ``app.state`` (``analysis_budget_s``, ``coach_budget_s``).
 """
@@ -58,6 +60,10 @@ class Analyses:
     jobs: dict[tuple[str, int], Job] = field(default_factory=dict)
     coaching: set[str] = field(default_factory=set)
     """Players whose coach request is being answered (one at a time each)."""
+    coach_worker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-coach")
+    )
+    """The solo coach's own thread (a few seconds a hand), so that a tip never waits behind a match's analysis."""
     worker: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-analysis")
     )
@@ -202,7 +208,7 @@ async def coach(request: Request) -> Response:
     analyses.coaching.add(player_id)
     try:
         result = await asyncio.get_running_loop().run_in_executor(
-            analyses.worker, lambda: analyse(history, seat, think_ms, since=since, until=until)
+            analyses.coach_worker, lambda: analyse(history, seat, think_ms, since=since, until=until)
         )
     finally:
         analyses.coaching.discard(player_id)
@@ -220,6 +226,7 @@ def shutdown(app_state: Any) -> None:
                 with contextlib.suppress(Exception):
                     job.task.cancel()
         found.worker.shutdown(wait=False, cancel_futures=True)
+        found.coach_worker.shutdown(wait=False, cancel_futures=True)
 
 
 def routes() -> list[Route]:
