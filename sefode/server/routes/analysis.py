@@ -6,11 +6,10 @@ made: results are cached per match and seat), ``GET`` the same path reports it: 
 of its own (one analysis at a time, so that the tables' bots keep their threads), with a total budget
 (``ANALYSIS_BUDGET_S``, spread over the seat's decisions, at most ``sefode analyse``'s default per decision).
 
-``GET /api/rooms/{id}/coach?since=N&until=M`` is the solo coach (the table page's "Dica" after each hand), in a thread of
-its own as well (a few seconds a hand, one request at a time per player), so that a tip never waits for an analysis to
-finish. The budgets
-may be set with ``SEFODE_ANALYSIS_BUDGET_S`` and ``SEFODE_COACH_BUDGET_S`` (the browser tests keep them small), or
-on ``app.state`` (``analysis_budget_s``, ``coach_budget_s``).
+``GET /api/rooms/{id}/coach?since=N&until=M`` is the solo coach (the table page's "Dica" after each hand), in a
+thread of its own as well (a few seconds a hand, one request at a time per player), so that a tip never waits for an
+analysis to finish. The budgets may be set with ``SEFODE_ANALYSIS_BUDGET_S`` and ``SEFODE_COACH_BUDGET_S`` (the
+browser tests keep them small), or on ``app.state`` (``analysis_budget_s``, ``coach_budget_s``).
 """
 
 from __future__ import annotations
