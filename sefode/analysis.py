@@ -59,9 +59,9 @@ def _decisions(game: Game[Any], data: Mapping[str, Any], seat: int) -> Iterator[
             raise HistoryError(f"action {index}: {err}") from None
 
 
-def count_decisions(data: Mapping[str, Any], seat: int, since: int = 0) -> int:
+def count_decisions(data: Mapping[str, Any], seat: int, since: int = 0, until: int | None = None) -> int:
     game = get_game(data.get("game"))
-    return sum(1 for index, _, _ in _decisions(game, data, seat) if index >= since)
+    return sum(1 for index, _, _ in _decisions(game, data, seat) if index >= since and (until is None or index < until))
 
 
 def _merge(a: dict[str, float] | None, b: dict[str, float]) -> dict[str, float]:
@@ -139,17 +139,21 @@ def analyse(
     bar: bool = False,
     max_iterations: int | None = None,
     since: int = 0,
+    until: int | None = None,
 ) -> dict[str, Any]:
     """Analyse every decision of ``seat`` in the history ``data`` (a ``sefode-history/1`` object).
 
     ``progress(done, total)`` is called after each decision; ``bar`` shows a tqdm bar on stderr. ``max_iterations``
     caps each search by iterations as well as by ``think_ms`` (reproducible tests). Only the decisions at history index
-    ``since`` or later are analysed (the solo coach asks for the last hand's)."""
+    ``since`` or later, and before ``until`` when given, are analysed (the solo coach asks for the last hand's). Each
+    decision says whether it is a ``headline`` one, a decision the game's hooks name as the one that shapes the hand
+    (``SearchHooks.headline``: Fodinha's bid), which the solo coach always shows."""
     game = get_game(data.get("game"))
     seats = game.seats(game.new_match(data.get("options") or {}, data.get("seed") or 0, None))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise HistoryError(f"seat must be from 0 to {seats - 1}, not {seat!r}")
-    total = count_decisions(data, seat, since)
+    total = count_decisions(data, seat, since, until)
+    hooks = hooks_for(game.name)
     rng = random.Random(seed)
     started = time.perf_counter()
     out: list[dict[str, Any]] = []
@@ -157,7 +161,14 @@ def analyse(
         for index, state, entry in _decisions(game, data, seat):
             if index < since:
                 continue
-            result = {"index": index, **analyse_decision(game, state, seat, entry, think_ms, rng, max_iterations)}
+            if until is not None and index >= until:
+                break
+            headline = hooks.headline(state, seat)
+            result = {
+                "index": index,
+                **analyse_decision(game, state, seat, entry, think_ms, rng, max_iterations),
+                "headline": headline,
+            }
             out.append(result)
             shown.update(1)
             if progress is not None:
@@ -173,3 +184,20 @@ def analyse(
         "mistakes": sum(1 for d in out if d["mistake"]),
         "elapsed_s": round(time.perf_counter() - started, 3),
     }
+
+
+COACH_MOST = 3
+"""The solo coach names at most this many decisions of a hand (its headline ones always)."""
+
+
+def highlights(decisions: list[dict[str, Any]], most: int = COACH_MOST) -> list[int]:
+    """The history indexes of the decisions the solo coach names, in the order of play: every ``headline`` decision
+    (what the hard bot would have bid), then the marked mistakes, the costliest first, up to ``most`` in all. Empty
+    when there is nothing worth saying (no headline decision and no mistake)."""
+    chosen = [d["index"] for d in decisions if d.get("headline")]
+    mistakes = sorted((d for d in decisions if d.get("mistake") and not d.get("headline")), key=lambda d: -d["loss"])
+    for d in mistakes:
+        if len(chosen) >= max(most, 1):
+            break
+        chosen.append(d["index"])
+    return sorted(chosen)

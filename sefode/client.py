@@ -10,8 +10,8 @@
 
 What it does for the caller:
 
-* **Authentication** with the session cookie on the WebSocket handshake, or (``auth_message``) a first ``auth``
-  message; never a token in the URL.
+* **Authentication** with the session cookie on the WebSocket handshake and a first ``auth`` message (so that a
+  revoked token is refused at once), or (``auth_message``) the ``auth`` message alone; never a token in the URL.
 * **A full snapshot on every (re)connect:** after a reconnection it joins the room again, so the server sends
   ``room`` then ``state`` (the whole view, the legal actions and the clocks) before anything else; the event
   :class:`Reconnected` comes first, so a bot never acts on what it saw before the break.
@@ -303,9 +303,16 @@ class Client:
                 raise AuthError(f"the server refused the connection ({err.response.status_code})") from err
             raise
         try:
-            if self.auth_message:
-                await ws.send(json.dumps({"type": "auth", "token": self.token}))
+            # The token goes in a first ``auth`` message with the cookie as well: the server refuses a cookie that
+            # is no live session (a revoked token) only when that message comes, so without it the refusal would
+            # wait for the server's deadline. A live cookie answers hello at once, and the ``auth`` message on the
+            # open connection a second hello, read here so that the caller sees one.
+            await ws.send(json.dumps({"type": "auth", "token": self.token}))
             first = json.loads(await asyncio.wait_for(ws.recv(), self.open_timeout_s))
+            if not self.auth_message and isinstance(parse_event(first), Hello):
+                again = json.loads(await asyncio.wait_for(ws.recv(), self.open_timeout_s))
+                if not isinstance(parse_event(again), Hello):
+                    first = again
         except ConnectionClosed as err:
             await ws.close()
             raise self._closed_error(err) from err

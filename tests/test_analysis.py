@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sefode.analysis import analyse, analyse_decision
+from sefode.analysis import analyse, analyse_decision, count_decisions, highlights
 from sefode.bots.base import Seen, make_player
 from sefode.cli import main
 from sefode.engine import get_game
@@ -111,3 +111,52 @@ def test_sefode_analyse_prints_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert mistake in [d["index"] for d in result["decisions"]]
     assert main(["analyse", str(path), "--seat", "7", "--quiet"]) == 2
     assert "seat must be from 0 to 2" in capsys.readouterr().err
+
+
+def test_the_coach_names_the_bid_and_the_costliest_mistakes(
+    analysed: tuple[dict[str, Any], dict[str, Any], int],
+) -> None:
+    _, result, mistake = analysed
+    decisions = result["decisions"]
+    # Every bid of the seat is a headline decision, and nothing else is.
+    assert all(d["headline"] == ("bid" in d["chosen"]) for d in decisions)
+    # The coach names the deliberate bid (a headline decision), in the order of play.
+    named = highlights(decisions)
+    assert mistake in named and named == sorted(named)
+    bids = [d["index"] for d in decisions if d["headline"]]
+    assert set(bids) <= set(named)
+    assert all(d["mistake"] for d in decisions if d["index"] in named and not d["headline"])
+
+
+def test_highlights_keep_every_headline_and_the_costliest_mistakes_up_to_the_limit() -> None:
+    def d(index: int, headline: bool = False, mistake: bool = False, loss: float = 0.0) -> dict[str, Any]:
+        return {"index": index, "headline": headline, "mistake": mistake, "loss": loss}
+
+    decisions = [
+        d(1, headline=True),
+        d(3, mistake=True, loss=0.2),
+        d(5),
+        d(7, mistake=True, loss=0.9),
+        d(9, True, True, 1),
+    ]
+    assert highlights(decisions) == [1, 7, 9]  # both headline decisions, then the costliest mistake; in play order
+    assert highlights(decisions, most=4) == [1, 3, 7, 9]
+    assert highlights([d(2), d(4)]) == []  # nothing to say
+
+
+def test_the_coach_takes_one_hand_only_and_names_kings_contract() -> None:
+    game = get_game("king")
+    state = game.new_match({}, 3)
+    players = [make_player("normal", 20 + s) for s in range(4)]
+    while game.awaiting(state):
+        seat = min(game.awaiting(state))
+        game.apply(state, seat, players[seat].choose(Seen(game, state, seat)))
+    history = export(game, state)
+    total = len(history["actions"])
+    until = total // 3
+    seat = next(e["seat"] for e in history["actions"][:until] if "contract" in e or "trump" in e)
+    result = analyse(history, seat, think_ms=60_000, max_iterations=30, since=0, until=until)
+    assert result["decisions"] and all(d["index"] < until for d in result["decisions"])
+    headlines = [d for d in result["decisions"] if d["headline"]]
+    assert headlines and all(("contract" in d["chosen"]) or ("trump" in d["chosen"]) for d in headlines)
+    assert count_decisions(history, seat, 0, until) == len(result["decisions"])

@@ -55,6 +55,12 @@ class SearchHooks:
         The default: none (the analysis shows the search's value alone)."""
         return {}
 
+    def headline(self, state: Any, seat: int) -> bool:
+        """Is ``seat``'s decision at ``state`` the one that shapes its hand (a bid, a contract)? The solo coach always
+        names such a decision after the hand (``sefode.analysis.highlights``); the others only when they are marked
+        mistakes. The default: no decision is."""
+        return False
+
     def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
         """The actions the tree considers at a decision of ``seat`` (a non-empty subset of ``legal``): a game
         may leave out actions that are equivalent to others (suits that do not matter) or that its heuristics

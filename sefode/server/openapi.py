@@ -188,9 +188,13 @@ def spec() -> dict[str, Any]:
         "/api/rooms/{room_id}/coach": {
             "get": _op(
                 "the solo coach: the hard bot's view of the caller's decisions in the match on (solo tables only)",
-                _answer("{seat, since, decisions}", _OBJECT),
-                (400, 401, 403),
-                params=[_path("room_id", 64), _query("since", {"type": "integer", "minimum": 0})],
+                _answer("{seat, since, until, decisions, highlights}", _OBJECT),
+                (400, 401, 403, 429),
+                params=[
+                    _path("room_id", 64),
+                    _query("since", {"type": "integer", "minimum": 0}),
+                    _query("until", {"type": "integer", "minimum": 0}),
+                ],
                 auth=True,
             )
         },

@@ -90,10 +90,10 @@ SETTLED = """() => new Promise((done) => {
 })"""
 
 
-def shoot(page: Page, folder: Path, name: str) -> None:
-    """Screenshots of the page at 360x740 and at 1280x800 (the viewport is restored afterwards)."""
+def shoot(page: Page, folder: Path, name: str, sizes: Sequence[ViewportSize] = (MOBILE, DESKTOP)) -> None:
+    """Screenshots of the page at 360x740 and at 1280x800, or at ``sizes`` (the viewport is restored afterwards)."""
     original = page.viewport_size or MOBILE
-    for size in (MOBILE, DESKTOP):
+    for size in sizes:
         page.set_viewport_size(size)
         page.evaluate(SETTLED)  # the layout after the resize, not a guess at how long it takes
         page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)

@@ -17,6 +17,7 @@ from table_helpers import drive
 def srv(tmp_path: Path) -> Iterator[LiveServer]:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as live:
         live.app.state.analysis_budget_s = 3.0
+        live.app.state.coach_budget_s = 1.0
         yield live
 
 
@@ -84,13 +85,13 @@ def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_t
     solo = ana.post("/api/solo", {"bots": 1, "level": "normal", "options": {"players": 2}}).json()
     client = ana.connect()
     client.join(solo["room_id"])
-    sent: list[dict[str, Any]] = []
+    ends: list[int] = []
 
-    def second_hand(_c: Any, m: dict[str, Any]) -> None:
-        if m["type"] == "state" and m["view"]["hand_number"] >= 3:
-            sent.append(m)
+    def hand_ends(_c: Any, m: dict[str, Any]) -> None:
+        if m["type"] == "state" and any(e["type"] == "hand_end" for e in m["events"]):
+            ends.append(m["version"])
 
-    drive([client], lambda: bool(sent), on_message=second_hand)
+    drive([client], lambda: len(ends) >= 2, on_message=hand_ends)
     coach = srv.http.get(f"/api/rooms/{solo['room_id']}/coach?since=0", headers=ana.auth)
     assert coach.status_code == 200, coach.text
     data = coach.json()
@@ -99,6 +100,25 @@ def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_t
         actions = [o["action"] for o in d["options"]]
         assert d["chosen"] in actions and d["preferred"] in actions
     assert "seed" not in coach.text
+    # The second hand alone (between the table's versions at the first two ends of a hand): its bid is always named,
+    # as the headline decision, and the other decisions only when they are mistakes.
+    hand = srv.http.get(
+        f"/api/rooms/{solo['room_id']}/coach?since={ends[0]}&until={ends[1]}", headers=ana.auth
+    ).json()
+    assert hand["since"] == ends[0] and hand["until"] == ends[1]
+    indexes = [d["index"] for d in hand["decisions"]]
+    assert indexes and all(ends[0] <= i < ends[1] for i in indexes)
+    bids = [d for d in hand["decisions"] if "bid" in d["chosen"]]
+    assert len(bids) == 1 and bids[0]["headline"] and "bid" in bids[0]["preferred"]
+    assert all(d["headline"] == ("bid" in d["chosen"]) for d in hand["decisions"])
+    assert bids[0]["index"] in hand["highlights"] and set(hand["highlights"]) <= set(indexes)
+    assert all(d["mistake"] for d in hand["decisions"] if d["index"] in hand["highlights"] and not d["headline"])
+    # One request at a time per player: a second one while the first is answered is refused, not queued.
+    srv.app.state.analyses.coaching.add(ana.id)
+    busy = srv.http.get(f"/api/rooms/{solo['room_id']}/coach", headers=ana.auth)
+    srv.app.state.analyses.coaching.discard(ana.id)
+    assert busy.status_code == 429 and busy.json()["error"]["code"] == "rate/limited"
+    assert srv.http.get(f"/api/rooms/{solo['room_id']}/coach?until=x", headers=ana.auth).status_code == 400
     # Not for someone who does not play the match, and not at a table with another person.
     bia = srv.player("Bia")
     assert srv.http.get(f"/api/rooms/{solo['room_id']}/coach", headers=bia.auth).json()["error"]["code"] == (

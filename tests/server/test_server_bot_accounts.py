@@ -5,8 +5,10 @@ playing, marked as bots, seated only where the owner allows, never a human: no m
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +17,13 @@ import pytest
 import sqlalchemy as sa
 from server_helpers import WAIT_S, Client, LiveServer, Message, Player, run_async, running_server
 from table_helpers import drive, sat
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from sefode.accounts import tables as a
 from sefode.client import AuthError, RoomUpdate, ServerError
 from sefode.client import Client as SdkClient
+from sefode.server.routes import ws as ws_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
@@ -194,3 +199,93 @@ def test_bots_cannot_be_revoked_by_someone_else(tmp_path: Path) -> None:
         made = _bot(srv, owner)
         response = thief.post(f"/api/account/bots/{made['bot_id']}/revoke", {})
         assert response.status_code == 404 and response.json()["error"]["code"] == "bot/not_found"
+
+
+def _close_code(client: Client) -> int | None:
+    """Read until the server closes the socket; its close code (the wait is bounded by WAIT_S)."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            client.ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd is not None else None
+        except TimeoutError:
+            break
+    raise AssertionError("the socket stayed open")
+
+
+def test_a_revoked_bot_in_a_match_loses_every_open_socket_and_the_table_plays_its_seat(srv: LiveServer) -> None:
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    created = owner.create_room(name="Mesa", options={"players": 2, "lives": 2}, outside_bots=True, clock_s=300)
+    room_id = created["room_id"]
+    ana = owner.connect()
+    assert ana.join(room_id)["type"] == "room"
+    robot = srv.player("Robô")  # its sockets authenticate with the bot account's token
+    robot.token, robot.id = made["token"], made["bot_id"]
+    sockets = [robot.connect(), robot.connect()]
+    for socket in sockets:
+        assert socket.join(room_id, invite=created["invite_token"])["type"] == "room"
+    sockets[0].send("sit", seat=1)
+    ana.wait(sat(made["bot_id"], 1))
+    ana.send("start")
+    ana.wait_type("state")
+    for socket in sockets:
+        socket.wait_type("state")
+    revoked = owner.post(f"/api/account/bots/{made['bot_id']}/revoke", {})
+    assert revoked.status_code == 200, revoked.text
+    # Both open sockets are closed by the revocation itself: the session ended (4410), not a timeout.
+    assert [_close_code(socket) for socket in sockets] == [4410, 4410]
+    # A new connection with the revoked token gets no hello: the session is refused.
+    with connect(srv.ws_url, open_timeout=WAIT_S) as ws:
+        ws.send(json.dumps({"type": "auth", "token": made["token"]}))
+        refused = json.loads(ws.recv(timeout=WAIT_S))
+    assert refused["type"] == "error" and refused["code"] == "auth/required"
+    # The match goes on: the table's own bot plays the revoked bot's seat, as for a player who left.
+    ended: list[Message] = []
+    played_for: list[Message] = []
+
+    def watch(_client: Client, message: Message) -> None:
+        if message["type"] == "match_end":
+            ended.append(message)
+        if message["type"] == "state":
+            played_for.extend(e for e in message["events"] if e["type"] == "played_for" and e["seat"] == 1)
+
+    drive([ana], lambda: bool(ended), on_message=watch)
+    assert played_for, "the table's bot covered the seat"
+    history = srv.http.get(ended[0]["history_url"]).json()
+    assert any(entry["seat"] == 1 for entry in history["actions"])
+
+
+@pytest.mark.parametrize("auth_message", [False, True])
+def test_a_new_connection_with_a_revoked_token_is_refused_at_once(
+    srv: LiveServer, monkeypatch: pytest.MonkeyPatch, auth_message: bool
+) -> None:
+    """Refused on the spot, with the cookie as with the auth message: the server's wait for an ``auth`` message
+    (``AUTH_WAIT_S``) is made far longer than the test's bound, so only an immediate refusal passes."""
+    monkeypatch.setattr(ws_routes, "AUTH_WAIT_S", 3600.0)
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    assert owner.post(f"/api/account/bots/{made['bot_id']}/revoke", {}).status_code == 200
+
+    async def run() -> None:
+        with pytest.raises(AuthError, match="auth/required"):
+            async with SdkClient(srv.url, made["token"], max_retries=0, auth_message=auth_message):
+                pass
+
+    run_async(asyncio.wait_for(run(), WAIT_S))
+    # A live token still connects, with one hello for the caller either way.
+    fresh = owner.post(f"/api/account/bots/{made['bot_id']}/token", {}).json()["token"]
+
+    async def live() -> list[Any]:
+        async with SdkClient(srv.url, fresh, auth_message=auth_message) as client:
+            await client.join(owner.create_room(name="Mesa", options={"players": 2}, outside_bots=True)["room_id"])
+            seen: list[Any] = []
+            async for event in client.events():
+                seen.append(event)
+                if isinstance(event, RoomUpdate):
+                    return seen
+        return seen
+
+    events = run_async(asyncio.wait_for(live(), WAIT_S))
+    assert not any(type(e).__name__ == "Hello" for e in events), events

@@ -444,6 +444,11 @@ class FodinhaHooks(SearchHooks):
         out["lost"] = float(st.score[u] - r.score[u]) if r.opts.sete_letras else float(r.score[u] - st.score[u])
         return out
 
+    def headline(self, state: Any, seat: int) -> bool:
+        """The bid: what the solo coach always names."""
+        st: FodinhaState = state
+        return st.phase == BIDDING
+
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: FodinhaState = state
         if rng.random() < 0.1:

@@ -435,6 +435,11 @@ class KingHooks(SearchHooks):
             out[r.chooser] -= CHOOSER_PAR.get(contract, 0.0)
         return [v / REWARD_SCALE for v in out]
 
+    def headline(self, state: Any, seat: int) -> bool:
+        """The chooser's contract (or trump): what the solo coach always names."""
+        st: KingState = state
+        return st.phase is not Phase.PLAYING and st.phase is not Phase.OVER
+
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: KingState = state
         if st.phase is not Phase.PLAYING:

@@ -5,12 +5,18 @@ made: results are cached per match and seat), ``GET`` the same path reports it: 
 "total"}``, then ``{"status": "done", "analysis": {...}}`` (or ``"failed"`` with ``error``). It runs in a worker thread
 of its own (one analysis at a time, so that the tables' bots keep their threads), with a total budget
 (``ANALYSIS_BUDGET_S``, spread over the seat's decisions, at most ``sefode analyse``'s default per decision).
+
+``GET /api/rooms/{id}/coach?since=N&until=M`` is the solo coach (the table page's "Dica" after each hand), in a
+thread of its own as well (a few seconds a hand, one request at a time per player), so that a tip never waits for an
+analysis to finish. The budgets may be set with ``SEFODE_ANALYSIS_BUDGET_S`` and ``SEFODE_COACH_BUDGET_S`` (the
+browser tests keep them small), or on ``app.state`` (``analysis_budget_s``, ``coach_budget_s``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions
+from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions, highlights
 from sefode.history import FORMAT, replay
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, hub_of, me
@@ -51,6 +57,12 @@ class Job:
 @dataclass
 class Analyses:
     jobs: dict[tuple[str, int], Job] = field(default_factory=dict)
+    coaching: set[str] = field(default_factory=set)
+    """Players whose coach request is being answered (one at a time each)."""
+    coach_worker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-coach")
+    )
+    """The solo coach's own thread (a few seconds a hand), so that a tip never waits behind a match's analysis."""
     worker: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-analysis")
     )
@@ -63,6 +75,27 @@ def _analyses(request: Request) -> Analyses:
         found = Analyses()
         state.analyses = found
     return found
+
+
+def _budget(request: Request, attribute: str, variable: str, default: float) -> float:
+    """A search budget in seconds: ``app.state.<attribute>``, else the environment's ``variable``, else ``default``."""
+    found = getattr(request.app.state, attribute, None)
+    if isinstance(found, int | float):
+        return float(found)
+    try:
+        return float(os.environ.get(variable, default))
+    except ValueError:
+        return default
+
+
+def _whole(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        raise ClientError("message/invalid", f"'{name}' must be a whole number") from None
 
 
 def _seat(request: Request, history: dict[str, Any]) -> int:
@@ -94,7 +127,7 @@ async def _job(request: Request, start: bool) -> Job:
     if pending >= PENDING_MOST:
         raise ClientError("rate/limited", "the server is analysing other matches; try again in a minute")
     total = count_decisions(history, seat)
-    budget_s = float(getattr(request.app.state, "analysis_budget_s", ANALYSIS_BUDGET_S))
+    budget_s = _budget(request, "analysis_budget_s", "SEFODE_ANALYSIS_BUDGET_S", ANALYSIS_BUDGET_S)
     think_ms = min(DEFAULT_THINK_MS, budget_s * 1000.0 / max(1, total))
     job = Job(total=total)
     if len(analyses.jobs) >= CACHE_SIZE:  # forget the oldest finished ones
@@ -136,8 +169,11 @@ COACH_BUDGET_S = 3.0
 @api
 async def coach(request: Request) -> Response:
     """The solo coach: the hard bot's view of the caller's decisions in the match on, from history index ``since``
-    (``GET /api/rooms/{id}/coach?since=N``), each judged from the caller's information set at that moment. Only at a
-    solo table (every other seat a bot), so that it never helps anyone against people."""
+    up to (not including) ``until`` (``GET /api/rooms/{id}/coach?since=N&until=M``; the page sends the table's
+    versions at the last two ends of a hand), each judged from the caller's information set at that moment. Only at a
+    solo table (every other seat a bot), so that it never helps anyone against people. The answer lists the decisions
+    (as ``sefode analyse`` does) and ``highlights``, the history indexes of those worth naming (the bid, the mistakes);
+    empty when there is nothing to say."""
     hub = hub_of(request)
     player_id, _ = await me(request)
     room = hub.rooms.get(request.path_params["room_id"])
@@ -149,10 +185,11 @@ async def coach(request: Request) -> Response:
         raise ClientError("room/not_seated", "you do not play this match")
     if any(not s.get("bot") and s.get("player_id") != player_id for s in run.seats):
         raise ClientError("coach/not_solo", "the coach helps only at a solo table (every other seat a bot)")
-    try:
-        since = max(0, int(request.query_params.get("since", "0")))
-    except ValueError:
-        raise ClientError("message/invalid", "'since' must be a whole number") from None
+    since = _whole(request, "since", 0) or 0
+    until = _whole(request, "until", None)
+    analyses = _analyses(request)
+    if player_id in analyses.coaching:
+        raise ClientError("rate/limited", "the coach is still thinking about your last request")
     game = run.game
     # The server's own copy of the history (with the seed, which never leaves the server): the decisions are rebuilt
     # from it, and each is judged only through a Seen of the caller's seat.
@@ -164,13 +201,20 @@ async def coach(request: Request) -> Response:
         **run.setup,
         "actions": game.history_actions(run.state),
     }
-    total = count_decisions(history, seat, since)
-    think_ms = min(DEFAULT_THINK_MS, COACH_BUDGET_S * 1000.0 / max(1, total))
-    analyses = _analyses(request)
-    result = await asyncio.get_running_loop().run_in_executor(
-        analyses.worker, lambda: analyse(history, seat, think_ms, since=since)
+    total = count_decisions(history, seat, since, until)
+    budget_s = _budget(request, "coach_budget_s", "SEFODE_COACH_BUDGET_S", COACH_BUDGET_S)
+    think_ms = min(DEFAULT_THINK_MS, budget_s * 1000.0 / max(1, total))
+    analyses.coaching.add(player_id)
+    try:
+        result = await asyncio.get_running_loop().run_in_executor(
+            analyses.coach_worker, lambda: analyse(history, seat, think_ms, since=since, until=until)
+        )
+    finally:
+        analyses.coaching.discard(player_id)
+    decisions = result["decisions"]
+    return JSONResponse(
+        {"seat": seat, "since": since, "until": until, "decisions": decisions, "highlights": highlights(decisions)}
     )
-    return JSONResponse({"seat": seat, "since": since, "decisions": result["decisions"]})
 
 
 def shutdown(app_state: Any) -> None:
@@ -181,6 +225,7 @@ def shutdown(app_state: Any) -> None:
                 with contextlib.suppress(Exception):
                     job.task.cancel()
         found.worker.shutdown(wait=False, cancel_futures=True)
+        found.coach_worker.shutdown(wait=False, cancel_futures=True)
 
 
 def routes() -> list[Route]:

@@ -14,6 +14,7 @@ import { notFoundPage } from "./notfound.js";
 import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
 import { createSeatSetup } from "./setup.js";
+import { createCoach } from "./coach.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -205,6 +206,16 @@ export async function renderRoom(ctx, roomId) {
     if (!rs.conn.send(message)) toast(t("error.offline"), "error");
   };
   const seatSetup = createSeatSetup({ send, redraw: () => drawAll() });
+  /** The solo coach's "Dica" after each hand (coach.js): its panel under the table, its switch in the controls. */
+  const coach = createCoach({
+    roomId,
+    redraw: () => {
+      if (!rs.room || !rs.mod) return;
+      drawMain();
+      drawOverlay();
+    },
+  });
+  const soloFor = (seat) => coach.solo(rs.room, seat);
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
     if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
@@ -349,7 +360,8 @@ export async function renderRoom(ctx, roomId) {
       const deadline = gctx.awaited ? gctx.deadline(gctx.seat) : null;
       // The turn timer at the decision: the module may place ctx.timer() itself; else it sits above the controls.
       const timer = deadline && !table.querySelector("[data-testid=turn-timer]") ? turnTimer(deadline) : null;
-      main.replaceChildren(table, ...(timer ? [timer] : []), controls(gctx));
+      const tip = gctx.over ? null : coach.panel(rs.spec && rs.spec.name);
+      main.replaceChildren(table, ...(timer ? [timer] : []), ...(tip ? [tip] : []), controls(gctx));
       page.classList.add("playing");
       restoreFocus(focus, gctx);
     } else {
@@ -516,6 +528,7 @@ export async function renderRoom(ctx, roomId) {
     }
     if (offer.out) items.push(h("span", { class: "muted", testid: "you-are-out" }, t("controls.you_are_out")));
     if (gctx.seated && !gctx.over) items.push(soundSwitch(() => drawMain()));
+    if (gctx.seated && !gctx.over && soloFor(gctx.seat)) items.push(coach.toggle());
     if (!gctx.seated && rs.room.match && !gctx.over) {
       items.push(h("span", { class: "muted", testid: "spectating" }, t("room.spectating")));
       if (offer.join) {
@@ -698,6 +711,7 @@ export async function renderRoom(ctx, roomId) {
         "div",
         { class: "panel end-panel", role: "dialog", "aria-modal": "false", "aria-label": t("end.title") },
         placementsBlock(result, url, view),
+        coach.panel(rs.spec && rs.spec.name),
         h(
           "div",
           { class: "row end" },
@@ -826,6 +840,8 @@ export async function renderRoom(ctx, roomId) {
     if (fresh && msg.match_id !== rs.lastMatchId) rs.matchEnd = null;
     rs.lastMatchId = msg.match_id;
     rs.state = msg;
+    const coachSeat = msg.seat ?? null;
+    coach.onState(msg, coachSeat, soloFor(coachSeat));
     if (!rs.mod) return;
     const gctx = gameCtx();
     for (const ev of msg.events || []) {
