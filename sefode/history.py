@@ -23,7 +23,9 @@ from sefode.engine import EngineError, Game, apply_entry, get_game
 from sefode.server.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
-_TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
+_TOP_KEYS = {"format", "game", "options", "seed", "actions", "result", "seats"}
+"""``seats`` (optional, the server's export): who held each seat, ``{"seat", "kind": "human"|"bot"|"bot_account"}``
+with the level of a table's bot and the name of a bot account; never read by the replay."""
 
 
 class HistoryError(ValueError):
