@@ -41,9 +41,13 @@ def test_four_humans_and_a_bot_account_are_not_a_valid_match(store: Store) -> No
         humans = conn.execute(
             sa.select(a.award_matches.c.humans).where(a.award_matches.c.match_id == match_id)
         ).scalar_one()
-        seat0 = conn.execute(
-            sa.select(a.award_seats).where(a.award_seats.c.match_id == match_id, a.award_seats.c.seat == 0)
-        ).mappings().one()
+        seat0 = (
+            conn.execute(
+                sa.select(a.award_seats).where(a.award_seats.c.match_id == match_id, a.award_seats.c.seat == 0)
+            )
+            .mappings()
+            .one()
+        )
         rated = set(conn.execute(sa.select(a.rating_changes.c.player_id)).scalars())
     assert humans == 4
     assert seat0["player_id"] is None and seat0["bot"] == "bot"
