@@ -69,8 +69,9 @@ def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
     wait_ready(page)
     expect(page.get_by_test_id("seat-list")).to_be_visible()
 
+    command = [sys.executable, str(RANDOM_BOT), "--url", server.url, "--token", bot["token"], "--room", room_id]
     proc = subprocess.Popen(
-        [sys.executable, str(RANDOM_BOT), "--url", server.url, "--token", bot["token"], "--room", room_id, "--seat", "1"],
+        [*command, "--seat", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
