@@ -1,8 +1,9 @@
 """Browser test (issue 15 §1): an outside bot is marked as a bot everywhere the page names it. A registered player
 makes a bot account and a room where outside bots may sit; the starter bot (``examples/bots/random_bot.py``, through
 ``sefode.client``) joins it with the bot's token and takes seat 1. The page then shows the bot mark, as text that is
-part of the accessible name, on that seat in the lobby's room list (its count of bots), in the room's seat list, on
-the table's seat, in the end-of-match panel, in the replay viewer and on the bot's own profile. Nothing is mocked."""
+part of the accessible name, on that seat in the lobby's room list (its count of bots), in the room's seat list, in
+chat, on the table's seat, in the end-of-match panel, in the replay viewer and on the bot's own profile. Nothing is
+mocked."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, expect
+from websockets.sync.client import connect
 
 from .conftest import DESKTOP, MOBILE, ROOT, Server
 from .helpers import catalogue, open_client, play_until_over, shoot, wait_ready
@@ -84,6 +86,19 @@ def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
         expect(row).to_contain_text("Robô")
         expect(page.get_by_test_id("seat-row-0").get_by_test_id("seat-bot-mark-0")).to_have_count(0)
         shoot(page, artifacts, "seat-list", (MOBILE, WIDE))
+
+        # Chat: the bot says hello (another socket with its token); the page marks the sender.
+        with connect(server.url.replace("http", "ws", 1) + "/ws", open_timeout=WAIT_S) as ws:
+            ws.send(json.dumps({"type": "auth", "token": bot["token"]}))
+            ws.send(json.dumps({"type": "join", "room": room_id}))
+            ws.send(json.dumps({"type": "chat", "text": "Olá, sou um programa"}))
+            while json.loads(ws.recv(timeout=WAIT_S))["type"] != "chat":  # hello, room, then the chat itself
+                pass
+        page.get_by_test_id("tab-chat").click()
+        line = page.get_by_test_id("chat-list").locator(".chat-msg").filter(has_text="Olá, sou um programa")
+        expect(line.get_by_test_id("chat-bot-mark")).to_have_text(PT["seat.bot_mark"])
+        expect(line).to_contain_text(f"Robô {PT['seat.bot_mark']}")
+        shoot(page, artifacts, "chat", (MOBILE, WIDE))
 
         # The lobby's room list says how many bots hold a seat.
         lobby = open_client(browser, server.url, DESKTOP)
