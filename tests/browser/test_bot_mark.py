@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 from websockets.sync.client import connect
 
 from .conftest import DESKTOP, MOBILE, ROOT, Server
@@ -23,7 +23,7 @@ from .helpers import catalogue, open_client, play_until_over, shoot, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
-WIDE = {"width": 1366, "height": 800}
+WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_S = 60
 
 
