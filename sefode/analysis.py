@@ -22,7 +22,7 @@ from tqdm import tqdm
 from sefode.bots.base import Seen
 from sefode.bots.search import hooks_for, ismcts
 from sefode.engine import PLATFORM_ACTIONS, EngineError, Game, apply_entry, get_game
-from sefode.history import FORMAT, HistoryError
+from sefode.history import FORMAT, TOP_KEYS, HistoryError
 
 ANALYSIS_FORMAT = "sefode-analysis/1"
 DEFAULT_THINK_MS = 500.0
@@ -41,7 +41,7 @@ def _decisions(game: Game[Any], data: Mapping[str, Any], seat: int) -> Iterator[
     actions), the state being the one the match was in at that moment."""
     if data.get("format") != FORMAT:
         raise HistoryError(f"'format' must be {FORMAT!r}")
-    setup = {k: v for k, v in data.items() if k not in {"format", "game", "options", "seed", "actions", "result"}}
+    setup = {k: v for k, v in data.items() if k not in TOP_KEYS}
     state = game.new_match(data.get("options") or {}, data.get("seed"), setup)  # type: ignore[arg-type]
     actions = data.get("actions")
     if not isinstance(actions, list):

@@ -23,7 +23,9 @@ from sefode.engine import EngineError, Game, apply_entry, get_game
 from sefode.server.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
-_TOP_KEYS = {"format", "game", "options", "seed", "actions", "result"}
+TOP_KEYS = {"format", "game", "options", "seed", "actions", "result", "seats"}
+"""``seats`` (optional, the server's export): who held each seat, ``{"seat", "kind": "human"|"bot"|"bot_account"}``
+with the level of a table's bot and the name of a bot account; never read by the replay."""
 
 
 class HistoryError(ValueError):
@@ -74,7 +76,7 @@ def replay(data: object) -> Replay:
         game = get_game(data.get("game"))
     except EngineError as err:
         return Replay(None, None, _error(str(err), None, err.code))
-    setup = {k: v for k, v in data.items() if k not in _TOP_KEYS}
+    setup = {k: v for k, v in data.items() if k not in TOP_KEYS}
     options = data.get("options", {})
     seed = data.get("seed")
     actions = data.get("actions", [])

@@ -246,6 +246,10 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
         "name": who[player_id]["name"],
         "anonymous": who[player_id]["anonymous"],
         "registered": account_username(conn, player_id) is not None,
+        "bot": conn.execute(
+            sa.select(a.bot_accounts.c.player_id).where(a.bot_accounts.c.player_id == player_id)
+        ).first()
+        is not None,
         "medals": medal_counts,
         "ratings": player_ratings(conn, player_id),
         "trophies": [

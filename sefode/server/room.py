@@ -281,6 +281,7 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         taken = sum(1 for s in self.seats if s.get("player_id") or s.get("bot"))
+        bots = sum(1 for s in self.seats if s.get("bot") or s.get("player_id") in self.hub.bot_players)
         return {
             "id": self.id,
             "name": self.name,
@@ -289,6 +290,7 @@ class Room:
             "options": self.options,
             "seats": len(self.seats),
             "seats_taken": taken,
+            "bots": bots,
             "playing": self.playing,
             "visibility": self.visibility,
             "spectators": len(self.connected_players() - self.seated_players()),
@@ -825,7 +827,11 @@ class Room:
             message = {
                 "type": "chat",
                 "id": self.chat_count,
-                "from": {"player_id": player_id, "name": self.hub.names.get(player_id)},
+                "from": {
+                    "player_id": player_id,
+                    "name": self.hub.names.get(player_id),
+                    "bot": player_id in self.hub.bot_players,
+                },
                 "text": text,
                 "at": logs.now_ms(),
             }

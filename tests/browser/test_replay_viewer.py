@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,12 @@ def _fill(key: str, **params: object) -> str:
     return text
 
 
-def _seat(seat: int) -> str:
-    """How the viewer names a seat when it knows no player names (the page was opened directly)."""
+def _seat(seat: int, seats: Sequence[dict[str, Any]] = ()) -> str:
+    """How the viewer names a seat when it knows no player names (the page was opened directly): a human by its seat
+    number; a seat the history's own ``seats`` says one of the table's bots held, as that bot."""
+    held = next((k for k in seats if k["seat"] == seat), None)
+    if held is not None and held["kind"] == "bot":
+        return _fill("replay.bot_level_n", n=seat + 1, level=PT[f"level.{held['level']}"])
     return _fill("replay.seat_n", n=seat + 1)
 
 
@@ -39,7 +44,7 @@ def _cards(page: Page, testid: str) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str) -> None:
+def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats: Sequence[dict[str, Any]] = ()) -> None:
     """The hand on screen (all tricks shown) is the engine's: vira, bids, dealt cards, tricks, score, bolo, out."""
     page.get_by_test_id(f"replay-hand-{hand['number']}").click()
     shown = page.get_by_test_id("replay-hand")
@@ -91,7 +96,7 @@ def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str) -> Non
         if trick["winner"] is None:
             text = _fill("replay.melou", n=trick["value"])
         else:
-            text = _fill("replay.trick_winner", name=_seat(trick["winner"]), n=trick["value"])
+            text = _fill("replay.trick_winner", name=_seat(trick["winner"], seats), n=trick["value"])
         expect(page.get_by_test_id(f"replay-result-{k}")).to_have_text(text)
     bolo = hand["bolo"]
     if bolo is None:
@@ -100,12 +105,12 @@ def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str) -> Non
         expect(page.get_by_test_id("replay-bolo")).to_have_text(_fill("replay.bolo_none", n=bolo["value"]))
     else:
         expect(page.get_by_test_id("replay-bolo")).to_have_text(
-            _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"]))
+            _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"], seats))
         )
     expect(page.get_by_test_id("replay-void")).to_have_count(1 if hand["void"] else 0)
     if hand["out"]:
         expect(page.get_by_test_id("replay-out")).to_have_text(
-            _fill("replay.out", names=", ".join(_seat(s) for s in hand["out"]))
+            _fill("replay.out", names=", ".join(_seat(s, seats) for s in hand["out"]))
         )
     else:
         expect(page.get_by_test_id("replay-out")).to_have_count(0)
@@ -142,6 +147,8 @@ def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_eng
     history = json.loads(raw)
     result = replay(history).result()
     assert result["error"] is None and result["over"] is True
+    # The export says who held each seat (a human, the table's easy bot); the viewer names the bot as one.
+    assert history["seats"] == [{"seat": 0, "kind": "human"}, {"seat": 1, "kind": "bot", "level": "easy"}]
     hands = result["hands"]
     one_card = [hand for hand in hands if hand["cards"] == 1]
     assert one_card and all(hand["vira"] for hand in hands)
@@ -154,10 +161,10 @@ def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_eng
     expect(page.get_by_test_id("replay-meta")).to_contain_text(_fill("replay.seed", seed=history["seed"]))
     for seat, place in enumerate(result["placements"]):
         expect(page.get_by_test_id(f"replay-place-{seat}")).to_have_text(
-            f"{_fill('prof.place_n', n=place)} {_seat(seat)}"
+            f"{_fill('prof.place_n', n=place)} {_seat(seat, history['seats'])}"
         )
     for hand in hands:
-        _check_hand_as_reported(page, hand, f"hand {hand['number']}")
+        _check_hand_as_reported(page, hand, f"hand {hand['number']}", history["seats"])
         if hand["cards"] == 1:
             # Mão na testa: both players' single cards are shown, and the one trick with its winner.
             for seat, dealt in enumerate(hand["dealt"]):

@@ -289,3 +289,55 @@ def test_a_new_connection_with_a_revoked_token_is_refused_at_once(
 
     events = run_async(asyncio.wait_for(live(), WAIT_S))
     assert not any(type(e).__name__ == "Hello" for e in events), events
+
+
+def test_a_bot_account_is_flagged_in_every_answer_that_names_a_seat(srv: LiveServer) -> None:
+    """The lobby's list, the room's seats (in the match too), chat, the exported history and the bot's profile all
+    say, in a field a program reads, that the bot account is a bot (and the table's own bot, and a human, what they
+    are); the bot account is on no leaderboard."""
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    created = owner.create_room(
+        name="Com robôs", options={"players": 3, "lives": 1}, outside_bots=True, bots={"2": "easy"}
+    )
+    room_id = created["room_id"]
+    ana = owner.connect()
+    assert ana.join(room_id)["type"] == "room"
+    robot = srv.player("Robô")
+    robot.token, robot.id = made["token"], made["bot_id"]
+    rob = robot.connect()
+    assert rob.join(room_id)["type"] == "room"
+    rob.send("sit", seat=1)
+    ana.wait(sat(made["bot_id"], 1))
+    listed = next(r for r in srv.http.get("/api/rooms").json()["rooms"] if r["id"] == room_id)
+    assert listed["seats_taken"] == 3 and listed["bots"] == 2  # the bot account and the table's bot
+    for client, bot in ((rob, True), (ana, False)):
+        client.send("chat", text="olá")
+        sender = client.player.id
+        said = ana.wait(lambda m: m["type"] == "chat" and m["from"]["player_id"] == sender)  # noqa: B023
+        assert said["from"]["bot"] is bot
+    ana.send("start")
+    playing = ana.wait(lambda m: m["type"] == "room" and m["room"]["match"] is not None)["room"]
+    kinds = [(s["bot"], s["bot_account"]) for s in playing["match"]["seats"]]
+    assert kinds == [(None, False), (None, True), ("easy", False)]
+    ended: list[Message] = []
+
+    def watch(_client: Client, message: Message) -> None:
+        if message["type"] == "match_end":
+            ended.append(message)
+
+    drive([ana, rob], lambda: bool(ended), on_message=watch)
+    history = srv.http.get(ended[0]["history_url"]).json()
+    assert history["seats"] == [
+        {"seat": 0, "kind": "human"},
+        {"seat": 1, "kind": "bot_account", "player_id": made["bot_id"], "name": "Robô"},
+        {"seat": 2, "kind": "bot", "level": "easy"},
+    ]
+    # The export with its seats still replays, in the server's viewer as with `sefode replay`.
+    replayed = srv.http.get(f"/api/matches/{ended[0]['match_id']}/replay").json()
+    assert replayed["replay"]["error"] is None and replayed["replay"]["over"] is True
+    profile = srv.http.get(f"/api/players/{made['bot_id']}").json()
+    assert profile["bot"] is True and profile["name"] == "Robô"
+    assert srv.http.get(f"/api/players/{owner.id}").json()["bot"] is False
+    board = srv.http.get("/api/leaderboard").json()
+    assert made["bot_id"] not in {r["player_id"] for r in board["rows"]}

@@ -318,7 +318,8 @@ def test_chat_reaches_everyone_in_the_room(srv: LiveServer) -> None:
     dave.send("chat", text="boa sorte!")
     for client in (ana, bia, dave):
         chat = client.wait_type("chat")
-        assert chat["text"] == "boa sorte!" and chat["from"] == {"player_id": dave.player.id, "name": "Dave"}
+        assert chat["text"] == "boa sorte!"
+        assert chat["from"] == {"player_id": dave.player.id, "name": "Dave", "bot": False}
 
 
 def test_pause_needs_a_majority_of_seated_humans(srv: LiveServer) -> None:

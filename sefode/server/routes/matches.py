@@ -24,7 +24,23 @@ async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
         raise ClientError("match/not_over", "the history is published when the match is over")
     game = get_game(stored.game)
     state = rebuild(game, stored.options, stored.seed, stored.setup, [(s, a) for s, a, _ in stored.actions])
-    return export(game, state)
+    out = export(game, state)
+    accounts = [s.get("player_id") for s in stored.seats if s.get("player_id") in hub.bot_players]
+    bot_names = await hub.db(hub.store.player_names, [str(p) for p in accounts]) if accounts else {}
+    out["seats"] = [seat_kind(i, s, hub.bot_players, bot_names) for i, s in enumerate(stored.seats)]
+    return out
+
+
+def seat_kind(seat: int, held: dict[str, Any], bot_players: set[str], names: dict[str, str]) -> dict[str, Any]:
+    """Who held a seat of a stored match, as the export says it (``sefode.history``'s ``seats``): a human (never
+    named here), one of the table's bots (its level) or a bot account (its id and name: a bot is always shown as one).
+    """
+    pid = held.get("player_id")
+    if pid and pid in bot_players:
+        return {"seat": seat, "kind": "bot_account", "player_id": pid, "name": names.get(pid)}
+    if pid:
+        return {"seat": seat, "kind": "human"}
+    return {"seat": seat, "kind": "bot", "level": held.get("bot")}
 
 
 @api

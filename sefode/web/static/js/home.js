@@ -2,7 +2,7 @@
 // options, bot levels and seat ranges come from `/api/games` (games.js); no game is named here.
 import { api, currentPlayer, ensureSession, savedName } from "./api.js";
 import { h, toast } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, t, tn } from "./i18n.js";
 import { gameModule, gameTitle, loadGames, matchTitle, optionSummary } from "./games.js";
 import { optionForm } from "./optionsform.js";
 
@@ -154,6 +154,7 @@ export async function renderHome(ctx) {
             const details = [
               ...(spec ? optionSummary(spec, options, games.length > 1) : [room.game || "?"]),
               t("lobby.seats_taken", { taken: room.seats_taken ?? 0, seats: seats ?? "?" }),
+              room.bots ? tn("lobby.bots", room.bots) : null,
               room.playing ? t("lobby.playing") : t("lobby.waiting"),
               room.visibility === "password" ? t("lobby.password") : null,
             ].filter(Boolean);

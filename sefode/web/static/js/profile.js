@@ -6,6 +6,7 @@ import { currentLang, t } from "./i18n.js";
 import { accountErrorText, awardIcon, medalBadges } from "./account.js";
 import { gameTitle } from "./leaderboard.js";
 import { rememberMatch } from "./replay.js";
+import { botMark } from "./seats.js";
 
 const PER_PAGE = 10;
 
@@ -83,8 +84,10 @@ export async function renderProfile(ctx, playerId) {
         "h1",
         { class: "prof-name", testid: "profile-name" },
         displayName(data),
+        data.bot ? [" ", botMark("profile-bot")] : null,
         data.registered ? h("span", { class: "chip acct-chip", testid: "profile-registered" }, t("prof.registered")) : null,
       ),
+      data.bot ? h("p", { class: "muted", testid: "profile-bot-note" }, t("prof.bot_note")) : null,
       medalBadges(data.medals, (data.trophies || []).length, "profile-medals"),
     );
     const trophies = h(

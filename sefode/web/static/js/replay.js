@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { hasKey, labelText, setActiveGame, t, tg } from "./i18n.js";
 import { accountErrorText } from "./account.js";
 import { gameModule, gameSpec, matchTitle } from "./games.js";
+import { botAccountName } from "./seats.js";
 import * as generic from "./generic.js";
 
 const STORE_PREFIX = "sefode.match.";
@@ -28,7 +29,14 @@ function remembered(matchId) {
   }
 }
 
-function seatLabel(players, seat) {
+/**
+ * A seat's name in the viewer. The history's own `seats` (who held each seat: a human, one of the table's bots, or
+ * a bot account with its name) marks every bot, even when no profile row was kept; a profile row names the humans.
+ */
+function seatLabel(players, seat, kinds = []) {
+  const kind = (Array.isArray(kinds) && kinds.find((k) => k && k.seat === seat)) || null;
+  if (kind && kind.kind === "bot_account") return botAccountName(kind.name);
+  if (kind && kind.kind === "bot") return kind.level ? t("replay.bot_level_n", { n: seat + 1, level: t(`level.${kind.level}`) }) : t("replay.bot_n", { n: seat + 1 });
   const p = players && players.find((x) => x.seat === seat);
   if (!p) return t("replay.seat_n", { n: seat + 1 });
   if (p.bot) return t("replay.bot_n", { n: seat + 1 });
@@ -91,7 +99,8 @@ export async function renderReplay(ctx, matchId) {
     : players && players.some((p) => p.place)
       ? players.map((p) => ({ seat: p.seat, place: p.place }))
       : null;
-  const rctx = { history, replay, seats, players, game: spec, gameName: history.game, name: (seat) => seatLabel(players, seat) };
+  const label = (seat) => seatLabel(players, seat, history.seats);
+  const rctx = { history, replay, seats, players, game: spec, gameName: history.game, name: label };
   const draw = typeof mod.renderReplay === "function" ? mod.renderReplay : generic.renderReplay;
   let part;
   try {
@@ -119,14 +128,14 @@ export async function renderReplay(ctx, matchId) {
           places
             .slice()
             .sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat)
-            .map((p) => h("li", { testid: `replay-place-${p.seat}` }, t("prof.place_n", { n: p.place ?? "?" }), " ", seatLabel(players, p.seat))),
+            .map((p) => h("li", { testid: `replay-place-${p.seat}` }, t("prof.place_n", { n: p.place ?? "?" }), " ", label(p.seat))),
         )
       : null,
     h("p", { class: "muted small" }, t("replay.source_note")),
     replay.error ? h("p", { class: "error small", testid: "replay-engine-error" }, t("replay.engine_error", { message: replay.error.message || "" })) : null,
     h("a", { class: "button ghost", href: `/api/matches/${encodeURIComponent(matchId)}/history`, download: "", testid: "replay-download" }, t("replay.download")),
   );
-  page.replaceChildren(header, part.element, analysisPanel(matchId, seats, (seat) => seatLabel(players, seat), history.game));
+  page.replaceChildren(header, part.element, analysisPanel(matchId, seats, label, history.game));
   page.dataset.game = history.game || "";
   page.dataset.hands = String(part.hands ?? (Array.isArray(replay.hands) ? replay.hands.length : 0));
   page.dataset.error = replay.error ? String(replay.error.code || "error") : "";

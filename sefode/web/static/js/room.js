@@ -8,7 +8,7 @@ import { banner, confirmDialog, copyText, h, toast } from "./dom.js";
 import { errorText, setActiveGame, t, tn } from "./i18n.js";
 import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
 import * as generic from "./generic.js";
-import { botLabel, clockEl, deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
+import { botLabel, botMark, clockEl, deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
 import { announce, soundSwitch, tone, turnTitle, yourTurn } from "./alerts.js";
 import { notFoundPage } from "./notfound.js";
 import { RoomConnection } from "./ws.js";
@@ -557,7 +557,16 @@ export async function renderRoom(ctx, roomId) {
       const s = info.seat;
       const mine = me && info.player_id === me.player_id;
       let who;
-      if (info.player_id) who = h("span", { class: "seat-who" }, info.name || "?", mine ? ` ${t("seat.you")}` : "", info.connected === false ? h("small", { class: "muted" }, ` ${t("seat.offline")}`) : null);
+      if (info.player_id) {
+        who = h(
+          "span",
+          { class: "seat-who" },
+          info.name || "?",
+          info.bot_account ? [" ", botMark(`seat-bot-mark-${s}`)] : null,
+          mine ? ` ${t("seat.you")}` : "",
+          info.connected === false ? h("small", { class: "muted" }, ` ${t("seat.offline")}`) : null,
+        );
+      }
       else if (info.bot) who = h("span", { class: "seat-who" }, botLabel(s, info.bot));
       else who = h("span", { class: "seat-who muted" }, t("seat.empty"));
       const actions = [];
@@ -799,6 +808,7 @@ export async function renderRoom(ctx, roomId) {
           h("time", { class: "muted" }, new Date(m.at || Date.now()).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
           " ",
           h("b", {}, (m.from && m.from.name) || "?"),
+          m.from && m.from.bot ? [" ", botMark("chat-bot-mark")] : null,
           " ",
           h("span", { class: "chat-text" }, m.text),
         ),

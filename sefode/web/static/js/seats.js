@@ -9,15 +9,30 @@ export function seatInfo(room, seat) {
   return seats.find((s) => s.seat === seat) || seats[seat] || {};
 }
 
-/** Seat name as the table shows it: the player's name, or "Bot n (level)"; "(you)" for your own seat. */
+/**
+ * Seat name as the table shows it: the player's name, or "Bot n (level)"; "(you)" for your own seat. A bot account
+ * (an outside bot, `bot_account` in the room's seats) is always marked in the text itself ("Robô [bot]"), so the
+ * mark is in every place a game names the seat and in its accessible name.
+ */
 export function seatName(room, seat, mySeat, short = false) {
   const info = seatInfo(room, seat);
   // Bots are named one way everywhere: "Bot n (level)" (`short` is kept for callers; the name is the same).
   const botName = info.bot ? botLabel(seat, info.bot) : t("seat.bot_short", { n: seat + 1 });
   let name = info.name || (info.bot ? botName : t("seat.number", { n: seat + 1 }));
-  if (info.player_id && info.bot && info.name) name = t("seat.bot_covering", { name: info.name });
+  if (info.bot_account) name = botAccountName(info.name);
+  else if (info.player_id && info.bot && info.name) name = t("seat.bot_covering", { name: info.name });
   if (seat === mySeat) name = t("seat.you_named", { name });
   return name;
+}
+
+/** An outside bot's name with its mark: "Robô [bot]". */
+export function botAccountName(name) {
+  return t("seat.bot_account_named", { name: name || "?" });
+}
+
+/** The bot mark as a chip after a name the page draws itself (its text is part of the accessible name). */
+export function botMark(testid) {
+  return h("span", { class: "chip bot-mark", testid: testid || null }, t("seat.bot_mark"));
 }
 
 /** A bot's name: "Bot 2 (difícil)" (seat numbers from 1). */
