@@ -87,6 +87,12 @@ class Human:
             msg = json.loads(raw)
             kind = msg["type"]
             if kind == "room":
+                last = msg["room"]["last_match"]
+                if last is not None and any(s["match_id"] == last["id"] for s in self.states):
+                    # The match ended while this player was away (its node died, or its join was being moved):
+                    # the room it joins again says how, as it tells the browser client.
+                    self.ended = {"placements": last["placements"], "match_id": last["id"], "rejoined": True}
+                    break
                 if not self.joined.is_set():
                     if self.seat != 0 and msg["room"]["your_seat"] != self.seat:
                         await ws.send(json.dumps({"type": "sit", "seat": self.seat}))
