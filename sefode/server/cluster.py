@@ -184,6 +184,8 @@ class Cluster:
         self._acquiring: dict[str, asyncio.Future[bool]] = {}
         self.draining = False
         self.last_beat = time.monotonic()
+        self._presence: dict[str, str] | None = None
+        """The presence hash as last written (None: rewrite it whole at the next beat)."""
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -412,19 +414,32 @@ class Cluster:
         await self.publish_summaries()
 
     async def _beat(self) -> None:
+        """Heartbeat and presence. The presence hash is updated with what changed since the last beat (not
+        rewritten: a node's connections cost Redis nothing at rest), and rebuilt when the key had gone (we were
+        away past its TTL, or it was empty)."""
         now = self._now_ms()
         since = time.monotonic() - self.last_beat
+        conns = {str(c.id): c.player_id for c in self.hub.connections}
+        key = f"{self.prefix}presence:{self.node}"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(f"{self.prefix}nodes", {self.node: now + self.ttl_ms})
             pipe.hset(f"{self.prefix}boots", self.node, self.boot)
-            key = f"{self.prefix}presence:{self.node}"
-            pipe.delete(key)
-            conns = {str(c.id): c.player_id for c in self.hub.connections}
-            if conns:
-                pipe.hset(key, mapping=conns)  # type: ignore[arg-type]
+            if self._presence is None or since > self.ttl_ms / 2000:  # (margin: the key lives a TTL)
+                pipe.delete(key)
+                if conns:
+                    pipe.hset(key, mapping=conns)  # type: ignore[arg-type]
+            else:
+                gone = [k for k in self._presence if k not in conns]
+                added = {k: v for k, v in conns.items() if self._presence.get(k) != v}
+                if gone:
+                    pipe.hdel(key, *gone)
+                if added:
+                    pipe.hset(key, mapping=added)  # type: ignore[arg-type]
             pipe.pexpire(key, self.ttl_ms)
             pipe.zremrangebyscore(f"{self.prefix}nodes", 0, now)
-            await pipe.execute()
+            results = await pipe.execute()
+        # PEXPIRE answers 0 when the key is missing (no connections, or it expired): rebuild it next time.
+        self._presence = conns if results[-2] == 1 else None
         self.last_beat = time.monotonic()
         if since > self.ttl_ms / 1000:
             # We were away past the TTL (paused): the owners dropped our connections; join them again.
@@ -558,12 +573,18 @@ class Cluster:
         return orjson.loads(value) if value else None
 
     async def presence(self) -> dict[str, Any]:
+        """The live nodes, cluster-wide, and how many connections and players each holds (``/api/health?cluster=1``).
+        A node that died leaves within the TTL."""
         now = self._now_ms()
-        nodes = [_text(n) for n in await self.redis.zrangebyscore(f"{self.prefix}nodes", now, "+inf")]
-        out: dict[str, Any] = {}
-        for node in nodes:
-            out[node] = {"connections": await self.redis.hlen(f"{self.prefix}presence:{node}")}
-        return out
+        nodes = sorted(_text(n) for n in await self.redis.zrangebyscore(f"{self.prefix}nodes", now, "+inf"))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.hvals(f"{self.prefix}presence:{node}")
+            held = await pipe.execute()
+        return {
+            node: {"connections": len(players), "players": len(set(players))}
+            for node, players in zip(nodes, held, strict=True)
+        }
 
     # ------------------------------------------------------------------ forwarding
     def post(self, node: str, envelope: dict[str, Any]) -> None:

@@ -57,6 +57,7 @@ class Human:
         self.errors: list[str] = []
         self.other_seats: list[Any] = []
         self.stamps: list[float] = []
+        self.player_id = ""
         """When each state arrived (monotonic): the longest pause a player saw is reported, never asserted."""
         """Seats of the states this player was sent after it sat, when not its own (a leak, or a lost seat)."""
 
@@ -86,7 +87,9 @@ class Human:
             raw = await asyncio.wait_for(ws.recv(), 8.0)
             msg = json.loads(raw)
             kind = msg["type"]
-            if kind == "room":
+            if kind == "hello":
+                self.player_id = msg["player_id"]
+            elif kind == "room":
                 last = msg["room"]["last_match"]
                 if last is not None and any(s["match_id"] == last["id"] for s in self.states):
                     # The match ended while this player was away (its node died, or its join was being moved):
@@ -224,6 +227,22 @@ async def _lobby_ids(rig: Rig) -> set[str]:
         return {r["id"] for r in response.json()["rooms"]}
 
 
+async def _presence_without(rig: Rig, dead: str) -> bool:
+    async with httpx.AsyncClient(base_url=rig.base, timeout=10) as http:
+        response = await http.get("/api/health", params={"cluster": 1})
+        response.raise_for_status()
+        nodes = response.json()["cluster"]
+    return dead not in nodes and set(nodes) == set(rig.ports) - {dead}
+
+
+def _players_in_presence(rig: Rig, play: Play) -> bool:
+    held: set[str] = set()
+    for name in rig.ports:
+        held |= {v.decode() for v in rig.redis.hvals(f"{rig.prefix}presence:{name}")}  # type: ignore[union-attr]
+    wanted = {h.player_id for h in play.humans if h.player_id and h.room_id in play.live()}
+    return wanted <= held
+
+
 async def _until_async(predicate: Any, what: str, timeout: float = 40.0) -> None:
     deadline = time.monotonic() + timeout
     while not await predicate():
@@ -269,6 +288,10 @@ async def _kill_round(play: Play, facts: dict[str, Any]) -> None:
 
     await _until_async(relisted, "the lobby to list the killed node's rooms again")
     await play.moved_on(rooms, at, "play after the kill")
+    # Presence, cluster-wide as any node reports it: the dead node is gone, and the players of the live matches
+    # (reconnected through the proxy where theirs died) are each in some live node's presence.
+    await _until_async(lambda: _presence_without(rig, victim), "the cluster's presence without the killed node")
+    await _until(lambda: _players_in_presence(rig, play), "every player of a live match in presence")
     await asyncio.to_thread(rig.start_node, victim)
 
 
