@@ -485,10 +485,10 @@ class Cluster:
             pipe.hmget(f"{self.prefix}boots", edges)
             *scores, boots = await pipe.execute()
         now = self._now_ms()
-        alive = {
-            (edge, _text(boot))
+        alive = {  # (a node of a version before incarnations has none: "")
+            (edge, _text(boot) if boot is not None else "")
             for edge, score, boot in zip(edges, scores, boots, strict=True)
-            if score is not None and score > now and boot is not None
+            if score is not None and score > now
         }
         for key, rconn in list(self.remote.items()):
             if key[:2] not in alive:
@@ -627,7 +627,7 @@ class Cluster:
                 continue
             try:
                 data = orjson.loads(message["data"])
-                sender, boot = data["from"], data["boot"]
+                sender, boot = data["from"], data.get("boot", "")
                 for envelope in data["e"]:
                     await self._receive(sender, boot, envelope)
             except asyncio.CancelledError:
