@@ -106,6 +106,8 @@ def create_app(
     app.add_middleware(Security, public_url=public_url)
     app.state.hub = hub
     app.state.limiter = Limiter(limits)
+    if hub.cluster is not None:
+        hub.cluster.limits = app.state.limiter.limits
     app.state.public_url = public_url
     app.state.static_dir = static
     return app

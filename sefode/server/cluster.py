@@ -28,6 +28,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from sefode.server import logs
+from sefode.server.limits import Limits
 from sefode.server.messages import ClientError
 from sefode.store.db import Fence, FencedOut
 
@@ -63,6 +64,41 @@ end
 return 0
 """
 
+_NOW_MS = """
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+_PASSWORD_WAIT = (
+    _NOW_MS
+    + """
+local wait = 0
+for _, key in ipairs(KEYS) do
+  local v = redis.call('hmget', key, 'last', 'until')
+  if v[1] then
+    if now - tonumber(v[1]) > tonumber(ARGV[1]) then redis.call('del', key)
+    else wait = math.max(wait, tonumber(v[2] or '0') - now) end
+  end
+end
+return wait
+"""
+)
+_PASSWORD_FAILED = (
+    _NOW_MS
+    + """
+local free, first, most, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+for _, key in ipairs(KEYS) do
+  local v = redis.call('hmget', key, 'count', 'last', 'until')
+  local count, blocked = tonumber(v[1] or '0'), tonumber(v[3] or '0')
+  if v[2] and now - tonumber(v[2]) > window then count, blocked = 0, 0 end
+  count = count + 1
+  if count >= free then blocked = now + math.min(most, first * 2 ^ (count - free)) end
+  redis.call('hset', key, 'count', count, 'last', now, 'until', blocked)
+  redis.call('pexpire', key, window + most)
+end
+return 1
+"""
+)
+
 _CATCH_UP = """
 if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end
 return 1
@@ -91,18 +127,22 @@ class RemoteConnection:
 
     closed = False
 
-    def __init__(self, cluster: Cluster, edge: str, conn_id: int, player_id: str) -> None:
+    def __init__(self, cluster: Cluster, edge: str, boot: str, conn_id: int, player_id: str) -> None:
         from sefode.server.hub import RATE_BURST
 
         self.cluster = cluster
         self.edge = edge
+        self.boot = boot
+        """The edge's incarnation: a node restarted under the same name numbers its connections from 1 again."""
         self.id = conn_id
         self.player_id = player_id
         self.room: Room | None = None
         self.tokens = RATE_BURST
         self.ws = None
         self.session: str | None = None
-        self.client = f"node:{edge}"  # the edge applied the per-client limits already
+        self.client = f"node:{edge}"
+        """The client's address as the edge saw it (sent with each forwarded join): the key of the password
+        backoff. The per-connection and per-player message rates are applied by the edge."""
         self.close_code: int | None = None
         self.last_join: dict[str, Any] | None = None
 
@@ -110,7 +150,7 @@ class RemoteConnection:
         self.send_text(orjson.dumps(message).decode())
 
     def send_text(self, text: str) -> None:
-        self.cluster.post(self.edge, {"k": "out", "c": self.id, "t": text})
+        self.cluster.post(self.edge, {"k": "out", "b": self.boot, "c": self.id, "t": text})
 
     def error(self, code: str, message: str, ref: Any = None) -> None:
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -132,18 +172,28 @@ class Cluster:
         self.routed: dict[int, Routed] = {}
         """Edge side: local connection id -> the room it is in, owned elsewhere."""
         self.local: dict[int, Connection] = {}
-        self.remote: dict[tuple[str, int], RemoteConnection] = {}
-        """Owner side: (edge node, connection id) -> stand-in."""
+        self.remote: dict[tuple[str, str, int], RemoteConnection] = {}
+        """Owner side: (edge node, its incarnation, connection id) -> stand-in."""
+        self.boot = secrets.token_hex(6)
+        """This process's incarnation, sent with every batch: what is meant for a previous process of the same
+        node name (connection ids restart at 1) is never delivered to this one's connections, and the owners drop
+        the stand-ins of a previous incarnation."""
         self.outbox: dict[str, list[dict[str, Any]]] = {}
         self._flush_armed = False
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Future[bool]] = {}
         self.draining = False
         self.last_beat = time.monotonic()
+        self._presence: dict[str, str] | None = None
+        """The presence hash as last written (None: rewrite it whole at the next beat)."""
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._catch_up = self.redis.register_script(_CATCH_UP)
+        self._password_wait = self.redis.register_script(_PASSWORD_WAIT)
+        self._password_failed = self.redis.register_script(_PASSWORD_FAILED)
+        self.limits = Limits()
+        """The node's limits (``create_app`` sets them): the room-password backoff is applied cluster-wide."""
 
     # ------------------------------------------------------------------ life cycle
     async def open(self) -> None:
@@ -188,6 +238,7 @@ class Cluster:
         self._flush()
         with contextlib.suppress(Exception):
             await self.redis.zrem(f"{self.prefix}nodes", self.node)
+            await self.redis.hdel(f"{self.prefix}boots", self.node)
             await self.redis.delete(f"{self.prefix}presence:{self.node}")
         for task in self._tasks:
             task.cancel()
@@ -215,12 +266,14 @@ class Cluster:
         return int(time.time() * 1000)
 
     async def acquire(self, room_id: str) -> bool:
-        """Take ``room_id`` if no one holds it: lease, fence bump, rebuild from the store. True if owned here."""
-        if self.owns(room_id):
-            return True
-        if self.draining:
-            return False
+        """Take ``room_id`` if no one holds it: lease, fence bump, rebuild from the store. True if owned here and
+        rebuilt (a join may enter it at once); a caller that comes while this node is taking the room waits for
+        that attempt (the lease is ours before the room is rebuilt)."""
         pending = self._acquiring.get(room_id)
+        if pending is None and self.owns(room_id):
+            return room_id in self.hub.rooms
+        if pending is None and self.draining:
+            return False
         if pending is None:  # one attempt at a time per room on this node
             pending = asyncio.ensure_future(self._acquire_now(room_id))
             self._acquiring[room_id] = pending
@@ -293,8 +346,8 @@ class Cluster:
         for conn in list(room.conns):
             room.conns.discard(conn)
             if isinstance(conn, RemoteConnection):
-                self.remote.pop((conn.edge, conn.id), None)
-                self.post(conn.edge, {"k": "moved", "c": conn.id, "room": room.id})
+                self.remote.pop((conn.edge, conn.boot, conn.id), None)
+                self.post(conn.edge, {"k": "moved", "b": conn.boot, "c": conn.id, "room": room.id})
             elif isinstance(conn, Connection):
                 conn.room = None
                 join = conn.last_join or {"type": "join", "room": room.id}
@@ -361,18 +414,32 @@ class Cluster:
         await self.publish_summaries()
 
     async def _beat(self) -> None:
+        """Heartbeat and presence. The presence hash is updated with what changed since the last beat (not
+        rewritten: a node's connections cost Redis nothing at rest), and rebuilt when the key had gone (we were
+        away past its TTL, or it was empty)."""
         now = self._now_ms()
         since = time.monotonic() - self.last_beat
+        conns = {str(c.id): c.player_id for c in self.hub.connections}
+        key = f"{self.prefix}presence:{self.node}"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(f"{self.prefix}nodes", {self.node: now + self.ttl_ms})
-            key = f"{self.prefix}presence:{self.node}"
-            pipe.delete(key)
-            conns = {str(c.id): c.player_id for c in self.hub.connections}
-            if conns:
-                pipe.hset(key, mapping=conns)  # type: ignore[arg-type]
+            pipe.hset(f"{self.prefix}boots", self.node, self.boot)
+            if self._presence is None or since > self.ttl_ms / 2000:  # (margin: the key lives a TTL)
+                pipe.delete(key)
+                if conns:
+                    pipe.hset(key, mapping=conns)  # type: ignore[arg-type]
+            else:
+                gone = [k for k in self._presence if k not in conns]
+                added = {k: v for k, v in conns.items() if self._presence.get(k) != v}
+                if gone:
+                    pipe.hdel(key, *gone)
+                if added:
+                    pipe.hset(key, mapping=added)  # type: ignore[arg-type]
             pipe.pexpire(key, self.ttl_ms)
             pipe.zremrangebyscore(f"{self.prefix}nodes", 0, now)
-            await pipe.execute()
+            results = await pipe.execute()
+        # PEXPIRE answers 0 when the key is missing (no connections, or it expired): rebuild it next time.
+        self._presence = conns if results[-2] == 1 else None
         self.last_beat = time.monotonic()
         if since > self.ttl_ms / 1000:
             # We were away past the TTL (paused): the owners dropped our connections; join them again.
@@ -408,20 +475,64 @@ class Cluster:
                     await self.rejoin(conn, route.join)
 
     async def _drop_dead_edges(self) -> None:
-        """Owners: connections of edges that left presence leave their rooms."""
-        edges = {edge for edge, _ in self.remote}
+        """Owners: connections of edges that left presence (or were restarted since) leave their rooms."""
+        edges = sorted({edge for edge, _, _ in self.remote})
         if not edges:
             return
-        alive = set()
-        for edge in edges:
-            score = await self.redis.zscore(f"{self.prefix}nodes", edge)
-            if score is not None and score > self._now_ms():
-                alive.add(edge)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for edge in edges:
+                pipe.zscore(f"{self.prefix}nodes", edge)
+            pipe.hmget(f"{self.prefix}boots", edges)
+            *scores, boots = await pipe.execute()
+        now = self._now_ms()
+        alive = {  # (a node of a version before incarnations has none: "")
+            (edge, _text(boot) if boot is not None else "")
+            for edge, score, boot in zip(edges, scores, boots, strict=True)
+            if score is not None and score > now
+        }
         for key, rconn in list(self.remote.items()):
-            if key[0] not in alive:
+            if key[:2] not in alive:
                 self.remote.pop(key, None)
                 if rconn.room is not None:
                     await rconn.room.exit(rconn)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ room passwords
+    async def password_guard(
+        self, room: Room, conn: Connection | RemoteConnection, msg: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The room-password backoff of ``sefode.server.limits`` (per room and per client), kept in Redis so that
+        it holds on every node: wherever the player's socket is, wherever the room is owned, and across a change
+        of owner. Called by the owner, which holds the room, for local and forwarded joins alike (the edge sends
+        the client's address with a forwarded join). Returns the join to use: a right password becomes the
+        room's invite, as on a single node (``routes.ws``)."""
+        password = msg.get("password")
+        if room.visibility != "password" or not password:
+            return msg
+        try:
+            await room.can_enter(conn.player_id, None, msg.get("invite"))
+            return msg
+        except ClientError as err:
+            if err.code != "room/bad_password":
+                raise
+        lim = self.limits
+        room_key, client_key = f"{self.prefix}pw:room:{room.id}", f"{self.prefix}pw:client:{conn.client}"
+        window_ms = int(lim.password_window_s * 1000)
+        wait_ms = float(await self._password_wait(keys=[room_key, client_key], args=[window_ms]))
+        if wait_ms > 0:
+            seconds = max(1, round(wait_ms / 1000))
+            raise ClientError("rate/limited", f"too many wrong passwords; try again in {seconds} second(s)")
+        try:
+            await room.can_enter(conn.player_id, password, None)
+        except ClientError as wrong:
+            if wrong.code == "room/bad_password":
+                first_ms, most_ms = int(lim.password_backoff_s * 1000), int(lim.password_backoff_max_s * 1000)
+                await self._password_failed(
+                    keys=[room_key, client_key], args=[lim.password_free_failures, first_ms, most_ms, window_ms]
+                )
+                logs.event("cluster.password_failed", room=room.id, client=conn.client)
+            raise
+        await self.redis.delete(client_key)
+        return {**msg, "password": None, "invite": room.invite_token}
 
     # ------------------------------------------------------------------ lobby
     async def publish_summaries(self) -> None:
@@ -462,12 +573,18 @@ class Cluster:
         return orjson.loads(value) if value else None
 
     async def presence(self) -> dict[str, Any]:
+        """The live nodes, cluster-wide, and how many connections and players each holds (``/api/health?cluster=1``).
+        A node that died leaves within the TTL."""
         now = self._now_ms()
-        nodes = [_text(n) for n in await self.redis.zrangebyscore(f"{self.prefix}nodes", now, "+inf")]
-        out: dict[str, Any] = {}
-        for node in nodes:
-            out[node] = {"connections": await self.redis.hlen(f"{self.prefix}presence:{node}")}
-        return out
+        nodes = sorted(_text(n) for n in await self.redis.zrangebyscore(f"{self.prefix}nodes", now, "+inf"))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.hvals(f"{self.prefix}presence:{node}")
+            held = await pipe.execute()
+        return {
+            node: {"connections": len(players), "players": len(set(players))}
+            for node, players in zip(nodes, held, strict=True)
+        }
 
     # ------------------------------------------------------------------ forwarding
     def post(self, node: str, envelope: dict[str, Any]) -> None:
@@ -490,7 +607,9 @@ class Cluster:
         batch, self.outbox = self.outbox, {}
         for node, envelopes in batch.items():
             try:
-                await self.redis.publish(f"{self.prefix}node:{node}", orjson.dumps({"from": self.node, "e": envelopes}))
+                await self.redis.publish(
+                    f"{self.prefix}node:{node}", orjson.dumps({"from": self.node, "boot": self.boot, "e": envelopes})
+                )
             except Exception as err:
                 logs.error("cluster.publish_failed", err, node=node)
 
@@ -508,16 +627,18 @@ class Cluster:
                 continue
             try:
                 data = orjson.loads(message["data"])
-                sender = data["from"]
+                sender, boot = data["from"], data.get("boot", "")
                 for envelope in data["e"]:
-                    await self._receive(sender, envelope)
+                    await self._receive(sender, boot, envelope)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 logs.error("cluster.receive_failed", err, node=self.node)
 
-    async def _receive(self, sender: str, env: dict[str, Any]) -> None:
+    async def _receive(self, sender: str, boot: str, env: dict[str, Any]) -> None:
         kind = env["k"]
+        if env.get("b", self.boot) != self.boot:
+            return  # meant for a previous process of this node (its connection ids are not ours)
         if kind == "out":  # edge: a message for one of our connections
             conn = self.local.get(env["c"])
             if conn is not None:
@@ -525,6 +646,11 @@ class Cluster:
         elif kind == "ack":
             route = self.routed.get(env["c"])
             if route is not None:
+                if "j" in env:  # a right password became the room's invite: join again with that
+                    route.join = env["j"]
+                    conn = self.local.get(env["c"])
+                    if conn is not None:
+                        conn.last_join = env["j"]
                 route.acked.set()
         elif kind == "moved":  # edge: the owner lost the room; join it again wherever it is now
             conn = self.local.get(env["c"])
@@ -532,38 +658,43 @@ class Cluster:
             if conn is not None and route is not None and route.room_id == env["room"]:
                 await self.rejoin(conn, route.join)
         elif kind == "in":  # owner: a client message forwarded by an edge
-            asyncio.get_running_loop().create_task(self._serve(sender, env))
+            asyncio.get_running_loop().create_task(self._serve(sender, boot, env))
         elif kind == "bye":
-            rconn = self.remote.pop((sender, env["c"]), None)
+            rconn = self.remote.pop((sender, boot, env["c"]), None)
             if rconn is not None and rconn.room is not None:
                 await rconn.room.exit(rconn)  # type: ignore[arg-type]
 
-    async def _serve(self, edge: str, env: dict[str, Any]) -> None:
+    async def _serve(self, edge: str, boot: str, env: dict[str, Any]) -> None:
         msg = env["m"]
         room_id = env["room"]
-        key = (edge, int(env["c"]))
+        key = (edge, boot, int(env["c"]))
         rconn = self.remote.get(key)
         if rconn is None:
-            rconn = self.remote[key] = RemoteConnection(self, edge, int(env["c"]), env["p"])
+            rconn = self.remote[key] = RemoteConnection(self, edge, boot, int(env["c"]), env["p"])
+        if "a" in env:
+            rconn.client = str(env["a"])
         if room_id not in self.hub.rooms or not self.owns(room_id):
             if msg["type"] == "join" and await self.acquire(room_id):
                 pass
             else:
                 self.remote.pop(key, None)
-                self.post(edge, {"k": "moved", "c": rconn.id, "room": room_id})
+                self.post(edge, {"k": "moved", "b": boot, "c": rconn.id, "room": room_id})
                 return
         try:
             if msg["type"] == "join":
                 await self.hub._join(rconn, msg)  # type: ignore[arg-type]
-                self.post(edge, {"k": "ack", "c": rconn.id})
+                ack: dict[str, Any] = {"k": "ack", "b": boot, "c": rconn.id}
+                if rconn.last_join is not None and rconn.last_join is not msg:
+                    ack["j"] = rconn.last_join
+                self.post(edge, ack)
             elif rconn.room is None or rconn.room.id != room_id:
-                self.post(edge, {"k": "moved", "c": rconn.id, "room": room_id})
+                self.post(edge, {"k": "moved", "b": boot, "c": rconn.id, "room": room_id})
             else:
                 await self.hub.handle(rconn, msg)  # type: ignore[arg-type]
         except ClientError as err:
             rconn.error(err.code, err.message, msg.get("ref"))
             if msg["type"] == "join":
-                self.post(edge, {"k": "ack", "c": rconn.id})
+                self.post(edge, {"k": "ack", "b": boot, "c": rconn.id})
         except Exception as err:
             logs.error("cluster.serve_failed", err, room=room_id, edge=edge)
             rconn.error("server/error", "internal error; nothing was changed", msg.get("ref"))
@@ -587,14 +718,15 @@ class Cluster:
                     return False
                 continue
             if owner == self.node:
-                if room_id in self.hub.rooms and self.owns(room_id):
+                if await self.acquire(room_id):  # ours, or being taken here: wait for that
                     return False
                 continue
             self.leave_route(conn)
             route = Routed(room_id, owner, dict(msg))
             self.routed[conn.id] = route
             self.local[conn.id] = conn
-            self.post(owner, {"k": "in", "c": conn.id, "p": conn.player_id, "room": room_id, "m": msg})
+            envelope = {"k": "in", "c": conn.id, "p": conn.player_id, "a": conn.client, "room": room_id, "m": msg}
+            self.post(owner, envelope)
             try:
                 await asyncio.wait_for(route.acked.wait(), JOIN_TIMEOUT_S)
             except TimeoutError:

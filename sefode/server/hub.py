@@ -484,6 +484,8 @@ class Hub:
         room = self.rooms.get(msg["room"])
         if room is None:
             raise ClientError("room/not_found", f"there is no room {msg['room']!r}")
+        if cluster is not None:  # the password backoff, cluster-wide (a single node's is in routes.ws)
+            msg = conn.last_join = await cluster.password_guard(room, conn, msg)
         await room.can_enter(conn.player_id, msg.get("password"), msg.get("invite"))
         if conn.room is not None and conn.room is not room:
             await conn.room.exit(conn)

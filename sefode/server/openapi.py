@@ -110,7 +110,13 @@ def spec() -> dict[str, Any]:
     credentials = _body({"username": {"type": "string"}, "password": {"type": "string"}}, ["username", "password"])
     register = _body({"username": {"type": "string"}, "password": {"type": "string"}, "name": _NAME})
     paths: dict[str, Any] = {
-        "/api/health": {"get": _op("the server is up", _answer("ok", _OBJECT))},
+        "/api/health": {
+            "get": _op(
+                "the server is up (cluster mode: the node, its rooms; 503 while it drains; docs/cluster.md)",
+                _answer("ok", _OBJECT),
+                params=[_query("cluster", {"type": "string", "description": "set: every live node's presence"})],
+            )
+        },
         "/api/openapi.json": {"get": _op("this document", _answer("the OpenAPI document", _OBJECT))},
         "/api/session": {
             "post": _op(

@@ -66,7 +66,11 @@ http {{
 
 
 def nginx_conf(folder: Path, port: int, node_ports: list[int]) -> str:
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in node_ports)
+    # max_fails=0: nginx's passive checks count a WebSocket only when it closes, so a node marked failed once
+    # (killed, then started again) would get one new connection per fail_timeout for as long as its sockets
+    # stay open, and "no live upstreams" (502) follows when another node dies. A refused connection is retried
+    # on the next node at once (proxy_next_upstream error).
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in node_ports)
     user = "user root;\n" if os.geteuid() == 0 else ""
     return NGINX_CONF.format(user=user, dir=folder, servers=servers, port=port)
 

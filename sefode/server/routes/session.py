@@ -25,6 +25,8 @@ async def health(request: Request) -> Response:
     }
     if hub.cluster is not None:  # cluster mode: which node answered, and the rooms it owns
         out |= {"node": hub.cluster.node, "owned": sorted(hub.cluster.leases), "draining": hub.cluster.draining}
+        if request.query_params.get("cluster"):  # ?cluster=1: every live node's presence (not for every probe)
+            out["cluster"] = await hub.cluster.presence()
         if hub.cluster.draining:
             return JSONResponse(out, status_code=503)
     return JSONResponse(out)

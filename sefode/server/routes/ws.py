@@ -81,8 +81,9 @@ async def _first_auth(hub: Hub, websocket: WebSocket) -> tuple[str, str] | None:
 
 
 async def _guarded_join(hub: Hub, conn: Connection, msg: dict[str, Any], limiter: Limiter) -> None:
-    """A ``join``: a room password is checked under the per-room and per-client backoff (``limits``)."""
-    room = hub.rooms.get(msg["room"])
+    """A ``join``: a room password is checked under the per-room and per-client backoff (``limits``); in cluster
+    mode by the room's owner, against a backoff shared by every node (``Cluster.password_guard``)."""
+    room = hub.rooms.get(msg["room"]) if hub.cluster is None else None
     password = msg.get("password")
     if room is not None and room.visibility == "password" and password:
         try:
