@@ -43,7 +43,7 @@ def test_a_tick_freezes_the_heap_and_leaves_frozen_cycles_to_the_full_collection
     assert policy.tick() is True
     assert frozen() is None
     assert policy.full_collections == 1
-    assert abs(policy.base - gc.get_freeze_count()) < 1000  # what survived it, frozen
+    assert gc.get_freeze_count() > 0  # what survived it, frozen again
     assert kept.other is None
 
 
