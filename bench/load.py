@@ -567,7 +567,15 @@ def main() -> int:
             "echo_p99_ms": round(percentile(echoes.latencies, 0.99) * 1000, 2),
             "echo_server_cpu_cores": round(phases.echo_server_cpu / phases.echo_s, 2),
             "actions_vs_echo": round(result["actions_per_s"] / echo_rate, 3) if echo_rate else None,
+            "echo_server_cpu_ms_per_message": round(1000 * phases.echo_server_cpu / echoes.count, 4)
+            if echoes.count
+            else None,
         }
+        # Server CPU per action over server CPU per echo message: what the ratio would be if the server alone were
+        # the limit (on a shared machine the measured ratio also depends on who gets the cores when).
+        if echoes.count and stats.actions:
+            per_echo = phases.echo_server_cpu / echoes.count
+            result["action_cost_in_echo_messages"] = round(phases.load_server_cpu / stats.actions / per_echo, 2)
     if args.json:
         print(json.dumps(result))
     else:
