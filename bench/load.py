@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,7 @@ class Stats:
     last_seen: dict[str, int] = field(default_factory=dict)
     last_message: float = 0.0
     dropped: int = 0
+    checked: dict[str, Any] = field(default_factory=dict)
 
 
 class Seat:
@@ -158,7 +160,9 @@ class Seat:
 async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> list[Seat]:
     ws_base = base.replace("http://", "ws://")
     seats: list[Seat] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    # Idle connections are dropped before uvicorn's 5 s keep-alive timeout closes them under a request in flight.
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
         async def session(name: str) -> str:
             # A bearer token that names no one: always a new guest, whatever the shared cookie jar holds.
@@ -262,8 +266,55 @@ async def measure(seconds: float, pids: list[int], flag: Any) -> tuple[float, fl
     return time.perf_counter() - began, server_cpu(pids) - cpu0, time.process_time() - own0
 
 
+class Profiler:
+    """``py-spy`` on the server during the load phases only (``--gil``: the samples of the thread holding the GIL,
+    so they add up to the server's busy time); raw collapsed stacks, appended to one file."""
+
+    def __init__(self, pid: int, path: str | None) -> None:
+        self.pid = pid
+        self.path = path
+        self.parts: list[Path] = []
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        if self.path is None:
+            return
+        part = Path(f"{self.path}.part{len(self.parts)}")
+        self.parts.append(part)
+        spy = str(Path(sys.executable).parent / "py-spy")
+        args = [spy, "record", "--pid", str(self.pid), "--format", "raw", "--rate", "100", "--gil"]
+        self.proc = subprocess.Popen(
+            [*args, "--output", str(part)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(30)
+        self.proc = None
+
+    def write(self) -> None:
+        if self.path is None:
+            return
+        with open(self.path, "w") as out:
+            for part in self.parts:
+                if part.exists():
+                    out.write(part.read_text())
+                    part.unlink()
+
+
 async def run_all(
-    base: str, rooms: int, seconds: float, think_s: float, warmup: float, pids: list[int], rounds: int, echo: bool
+    base: str,
+    rooms: int,
+    seconds: float,
+    think_s: float,
+    warmup: float,
+    pids: list[int],
+    rounds: int,
+    echo: bool,
+    check: Callable[[dict[str, int]], dict[str, Any]],
+    profiler: Profiler | None = None,
 ) -> tuple[Stats, Echo, Phases]:
     """The load and the echo side by side: ``rounds`` times a load phase then an echo phase (the load's players
     stop acting during the echo phases), so that both see the same machine, however busy it is meanwhile."""
@@ -287,7 +338,11 @@ async def run_all(
                 seat.paused = False
                 await seat.resume()
             await asyncio.sleep(1.0)
+        if profiler is not None:
+            profiler.start()
         elapsed, server, own = await measure(slice_s, pids, stats)
+        if profiler is not None:
+            profiler.stop()
         phases.load_s += elapsed
         phases.load_server_cpu += server
         phases.load_client_cpu += own
@@ -315,10 +370,12 @@ async def run_all(
         if seat.last_state is not None:
             mid = seat.last_state["match_id"]
             stats.last_seen[mid] = max(stats.last_seen.get(mid, 0), int(seat.last_state["version"]))
+    # The store is checked while every player is still connected: once a socket closes, the table plays for its
+    # absent player after the grace period, and closing 4,000 sockets on a busy machine takes longer than that.
+    stats.checked = await asyncio.to_thread(check, stats.last_seen)
     stop.set()
     await echoes.close()
-    for seat in seats:
-        await seat.ws.close()
+    await asyncio.gather(*(seat.ws.close() for seat in seats), return_exceptions=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -425,7 +482,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--nodes", type=int, default=0, help="run a cluster of this many nodes behind nginx")
     parser.add_argument(
-        "--profile", metavar="FILE", help="sample the server with py-spy during the run; collapsed stacks to FILE"
+        "--profile",
+        metavar="FILE",
+        help="sample the server (py-spy --gil) during the load phases; raw collapsed stacks to FILE",
     )
     args = parser.parse_args()
     if args.nice:
@@ -445,26 +504,7 @@ def main() -> int:
         names = {"server": pids[0]}
     try:
         rss_idle = sum(rss_mb(pid) for pid in pids)
-        spy = None
-        if args.profile:
-            spy = subprocess.Popen(
-                [
-                    str(Path(sys.executable).parent / "py-spy"),
-                    "record",
-                    "--pid",
-                    str(pids[0]),
-                    "--format",
-                    "raw",
-                    "--rate",
-                    "200",
-                    "--duration",
-                    str(int(2 * args.seconds + args.warmup + 60)),
-                    "--output",
-                    args.profile,
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+        profiler = Profiler(pids[0], args.profile)
         cpu_start = {name: cpu_seconds(pid) for name, pid in names.items()}
         stats, echoes, phases = uvloop.run(
             run_all(
@@ -476,14 +516,13 @@ def main() -> int:
                 pids,
                 max(1, args.rounds),
                 not args.no_echo,
+                lambda seen: log_check(database_url, seen),
+                profiler,
             )
         )
         rss_load = sum(rss_mb(pid) for pid in pids)
         cpu_end = {name: cpu_seconds(pid) for name, pid in names.items()}
-        checked = log_check(database_url, stats.last_seen)
-        if spy is not None:
-            spy.send_signal(signal.SIGINT)
-            spy.wait(30)
+        profiler.write()
     finally:
         stop()
         log.close()
@@ -513,7 +552,7 @@ def main() -> int:
         "client_cpu_cores": round(phases.load_client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": round(1000 * phases.load_server_cpu / stats.actions, 3) if stats.actions else None,
     }
-    result |= checked
+    result |= stats.checked
     if args.nodes:
         result["nodes"] = args.nodes
         wall = phases.load_s + phases.echo_s
@@ -528,7 +567,15 @@ def main() -> int:
             "echo_p99_ms": round(percentile(echoes.latencies, 0.99) * 1000, 2),
             "echo_server_cpu_cores": round(phases.echo_server_cpu / phases.echo_s, 2),
             "actions_vs_echo": round(result["actions_per_s"] / echo_rate, 3) if echo_rate else None,
+            "echo_server_cpu_ms_per_message": round(1000 * phases.echo_server_cpu / echoes.count, 4)
+            if echoes.count
+            else None,
         }
+        # Server CPU per action over server CPU per echo message: what the ratio would be if the server alone were
+        # the limit (on a shared machine the measured ratio also depends on who gets the cores when).
+        if echoes.count and stats.actions:
+            per_echo = phases.echo_server_cpu / echoes.count
+            result["action_cost_in_echo_messages"] = round(phases.load_server_cpu / stats.actions / per_echo, 2)
     if args.json:
         print(json.dumps(result))
     else:

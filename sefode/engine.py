@@ -439,6 +439,12 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, seat: Seat | None) -> View:
         """What ``seat`` may see (``None``: a spectator, who sees only what every seat sees)."""
 
+    def views(self, state: S, seats: Sequence[Seat | None]) -> list[View]:
+        """``[view(state, seat) for seat in seats]``. The server asks for every seat's view (and the spectators')
+        after each action, so a game may build what they share once; the views may then share nested values,
+        which the caller only reads."""
+        return [self.view(state, seat) for seat in seats]
+
     @abstractmethod
     def report(self, state: S) -> dict[str, JSON]:
         """The full record of the match so far (for ``sefode replay`` and the exported history's

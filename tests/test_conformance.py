@@ -120,6 +120,19 @@ def test_no_crash_no_stall_and_a_valid_outcome(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_views_of_many_seats_equal_each_seats_view(name: str) -> None:
+    """``Game.views`` (what the server calls after every action) is ``view`` seat by seat, byte for byte, whatever
+    the game builds once for all of them."""
+    game = get_game(name)
+    for _options, _seed, state, steps in playouts(game, seed=7, count=4):
+        for before in [*(b for _seat, _entry, b in steps if b is not None), state]:
+            seats = [None, *range(game.seats(before))]
+            many = [json.dumps(v) for v in game.views(before, seats)]
+            assert many == [json.dumps(game.view(before, s)) for s in seats]
+            assert [json.dumps(v) for v in game.views(before, list(reversed(seats)))] == list(reversed(many))
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_same_options_seed_and_actions_give_the_same_match(name: str) -> None:
     game = get_game(name)
     for options, seed, state, steps in playouts(game, seed=2, count=4):

@@ -15,6 +15,7 @@ from starlette.applications import Starlette
 
 import sefode
 from sefode.server import logs
+from sefode.server.heap import HeapPolicy
 from sefode.server.hub import Hub
 from sefode.server.limits import Limiter, Limits
 from sefode.server.routes import analysis, games, matches, openapi, pages, rooms, session, ws
@@ -55,12 +56,14 @@ def create_app(
     lease_ttl_ms: int | None = None,
     public_url: str | None = None,
     limits: Limits | None = None,
+    heap_policy: bool = True,
 ) -> Starlette:
     """The server. ``database_url`` defaults to ``DATABASE_URL`` or SQLite under the user's data directory.
 
     ``echo`` adds ``/ws/echo``, a bare WebSocket echo on the same stack, for ``bench/load.py``. ``public_url`` is
     where browsers reach the server (``sefode serve --public-url``): an ``https://`` one makes cookies ``Secure``,
     and its origin is accepted by the Origin check. ``limits`` replaces the default ``sefode.server.limits.Limits``.
+    ``heap_policy`` freezes the long-lived heap out of the garbage collector's full scans (``sefode.server.heap``).
     """
     if log:
         logs.setup_logging()
@@ -82,9 +85,14 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open()
+        heap = HeapPolicy() if heap_policy else None
+        if heap is not None:
+            heap.start()
         try:
             yield
         finally:
+            if heap is not None:
+                await heap.stop()
             analysis.shutdown(app.state)
             await hub.close()
 

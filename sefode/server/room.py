@@ -441,13 +441,15 @@ class Room:
         if run is None or not self.conns:
             return
         common = _state_common(run)
-        by_seat: dict[int | None, str] = {}
-        for conn in list(self.conns):
-            seat = run.seat_of(conn.player_id)
-            text = by_seat.get(seat)
-            if text is None:
-                text = by_seat[seat] = encode(_state_message(run, seat, events, common))
-            conn.send_text(text)
+        conns = [(conn, run.seat_of(conn.player_id)) for conn in self.conns]
+        seats = list(dict.fromkeys(seat for _conn, seat in conns))
+        views = run.game.views(run.state, seats)  # what the seats' views share is built once
+        by_seat = {
+            seat: encode(_state_message(run, seat, events, common, view))
+            for seat, view in zip(seats, views, strict=True)
+        }
+        for conn, seat in conns:
+            conn.send_text(by_seat[seat])
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = encode(message)
@@ -1032,8 +1034,11 @@ def _state_common(run: MatchRun) -> _Common:
     return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
 
 
-def _state_message(run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: _Common) -> dict[str, Any]:
-    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md."""
+def _state_message(
+    run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: _Common, view: Any = None
+) -> dict[str, Any]:
+    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md; ``view`` when it is built
+    already (``Game.views``)."""
     awaiting, deadlines, earliest = common
     game = run.game
     state = run.state
@@ -1049,7 +1054,7 @@ def _state_message(run: MatchRun, seat: int | None, events: list[dict[str, Any]]
         "match_id": run.id,
         "version": run.version_for(seat),
         "seat": seat,
-        "view": game.view(state, seat),
+        "view": game.view(state, seat) if view is None else view,
         "events": events,
         "deadline": own if own is not None else earliest,
         "deadlines": deadlines,

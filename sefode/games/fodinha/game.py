@@ -14,7 +14,7 @@ JSON forms (protocol and hand histories): ``{"bid": 2}``, ``{"play": "Ks"}``, ``
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sefode.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
@@ -725,15 +725,33 @@ class Fodinha(Game[FodinhaState]):
         return viewer == owner
 
     def view(self, state: FodinhaState, seat: Seat | None) -> View:
-        st = state
         if seat is not None:
-            check_seat(seat, st.n)
+            check_seat(seat, state.n)
+        return self._seat_view(state, seat, self._public_view(state))
+
+    def views(self, state: FodinhaState, seats: Sequence[Seat | None]) -> list[View]:
+        """Every seat's view, with what they share (all but the hands and the legal actions) built once."""
+        for seat in seats:
+            if seat is not None:
+                check_seat(seat, state.n)
+        public = self._public_view(state)
+        return [self._seat_view(state, seat, public) for seat in seats]
+
+    def _seat_view(self, st: FodinhaState, seat: Seat | None, public: dict[str, Any]) -> View:
         hands: list[list[str] | None] = []
         for owner in range(st.n):
             hands.append(names(st.hands[owner]) if st.phase != OVER and self._sees(st, seat, owner) else None)
+        legal = [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else []
+        return {**public, "seat": seat, "hands": hands, "legal": legal}
+
+    def _public_view(self, st: FodinhaState) -> dict[str, Any]:
+        """The part of the view every seat and spectator sees alike (``hands``, ``legal`` and ``seat`` are
+        placeholders that ``_seat_view`` fills)."""
         vira = self._visible_vira(st)
         forbidden = self.forbidden_bid(st)
-        legal = [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else []
+        seat = None
+        hands = None
+        legal: list[Any] = []
         return {
             "game": self.name,
             "variant": st.opts.variant,
