@@ -104,9 +104,25 @@ def hand_value(hand: Sequence[int], sight: Sight, tops: Sequence[int] | None = N
 
     The best rank is the one held most (public hopes break ties); the other cards are junk to shed,
     cheaper in groups of one rank (they go together). A Collector is a tool while building and a burden
-    once the four are in hand (collecting brings cards back)."""
+    once the four are in hand (collecting brings cards back). Four of a kind and nothing else is worth 10 more
+    when ``tops`` has a pile to win on."""
+    value, best, pure = _hand_parts(hand, sight)
+    if pure and tops is not None and _lands(tops, sight, best):
+        value += 10.0
+    return value, best
+
+
+def _lands(tops: Sequence[int], sight: Sight, rank: int) -> bool:
+    """Is there a pile whose top card (not a Collector) four cards of ``rank`` may be trashed on?"""
+    coll = sight.collectors
+    near = sight.adj[rank]
+    return any(t not in coll and (t >> 2) in near for t in tops)
+
+
+def _hand_parts(hand: Sequence[int], sight: Sight) -> tuple[float, int, bool]:
+    """``hand_value`` without the piles: the value, the best rank, and whether the hand is four of a kind alone."""
     if not hand:
-        return OUT, -1
+        return OUT, -1, False
     counts = [0] * 13
     collectors = 0
     coll = sight.collectors
@@ -134,17 +150,17 @@ def hand_value(hand: Sequence[int], sight: Sight, tops: Sequence[int] | None = N
         junk_ranks -= 1
     junk = len(hand) - collectors - have
     value = 12.0 * have - 3.0 * junk - 1.5 * junk_ranks + 1.5 * second
+    pure = False
     if have == 4:
         value -= 8.0 * collectors
         if junk == 0 and collectors == 0:
             value += 25.0
-            if tops is not None and any(t not in coll and (t >> 2) in sight.adj[best] for t in tops):
-                value += 10.0
+            pure = True
     else:
         value += 4.0 if collectors == 1 else 5.0 if collectors >= 2 else 0.0
     if len(hand) == 1 and sight.draw_left == 0:
         value -= 6.0  # one card and nothing to draw: going out is near
-    return value, best
+    return value, best, pure
 
 
 def _pile_threat(tops: Sequence[int], sight: Sight) -> float:
@@ -184,6 +200,8 @@ def score_actions(
     coll = sight.collectors
     out: list[tuple[float, Action]] = []
     cache: dict[tuple[int, int, int, int], float] = {}
+    trashed: dict[tuple[int, int, bool], tuple[float, int, bool]] = {}
+    threats: dict[tuple[int, int], float] = {}
     for action in legal:
         if action == DRAW:
             if full and sight.unseen_total:
@@ -225,18 +243,35 @@ def score_actions(
                 out.append((WIN, action))
                 continue
             given = [c for c in hand if c >> 2 == r and c not in coll and suits >> (c & 3) & 1]
-            new_hand = [c for c in hand if c not in given]
             new_tops = tops[:]
             new_tops[p] = given[-1]
             if swap:
-                new_hand += piles[p][-k:]
-            elif tops[p] in coll:
-                new_hand.append(tops[p])
+                value = hand_value([c for c in hand if c not in given] + piles[p][-k:], sight, new_tops)[0]
+            else:
+                # The hand a trash leaves depends on the rank, the count and whether a Collector comes back, not on
+                # the pile: scored once for all the piles it fits.
+                pickup = tops[p] in coll
+                parts = trashed.get((r, k, pickup))
+                if parts is None:
+                    new_hand = [c for c in hand if c not in given]
+                    if pickup:
+                        new_hand.append(tops[p])
+                    parts = trashed[(r, k, pickup)] = _hand_parts(new_hand, sight)
+                value, best, pure = parts
+                if pure and _lands(new_tops, sight, best):
+                    value += 10.0
+            if full:
+                # The threat looks at the ranks of the tops only: one figure per pile and rank put on it.
+                penalty = threats.get((p, r))
+                if penalty is None:
+                    penalty = threats[(p, r)] = _pile_threat(new_tops, sight)
+                value -= penalty
+            cache[key] = value
+            out.append((value, action))
+            continue
         value = hand_value(new_hand, sight, new_tops)[0]
         if full:
             value -= _pile_threat(new_tops, sight)
-        if action >= TRASH:
-            cache[key] = value
         out.append((value, action))
     return out
 
