@@ -15,10 +15,10 @@ close to four of a kind needs (a Collector put on a pile, or its top card change
 * **normal**: the best-scored action. It builds toward four of a kind, keeps its Collectors for a pile
   worth collecting, never empties its hand without a win while anything else is legal, and blocks.
 * **hard**: the generic ISMCTS with :class:`TrashHooks`. The tree branches on the searching seat's own turns
-  (the 4 best-scored actions, one per set that differs only by suits); the other seats play the normal policy
-  on their resampled hands, in the tree and in the rollouts (so does the searching seat in the rollouts).
-  Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value. Determinizations are
-  weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
+  (the 4 best-scored actions, one per set that differs only by suits); at the other seats' turns the tree follows
+  the normal policy on their resampled hands. Rollouts play the cheap scoring (no threats, no exact value of a
+  draw) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
+  Determinizations are weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
 """
 
 from __future__ import annotations
@@ -411,8 +411,8 @@ class TrashHooks(SearchHooks):
     * ``candidates``: at the searching seat's turns, the ``width`` best-scored actions; at the other seats'
       turns (``model_others``), the normal policy's one action on their resampled hand, so the tree is spent on
       the seat's own choices and the others are expected to play sensibly rather than at random;
-    * ``rollout``: the normal scoring for every seat (``full_rollouts``; the cheap one without threats and
-      the exact value of a draw otherwise), with a share ``noise`` of easy moves;
+    * ``rollout``: the cheap scoring for every seat (the normal bot's full one with ``full_rollouts``: about
+      twice the cost an iteration, no better in the arena), with a share ``noise`` of easy moves;
     * ``horizon`` of ``rounds`` rounds, ``rewards`` a softmax of the hands' values (1 to the winner of a match
       that ended);
     * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method).
@@ -427,7 +427,7 @@ class TrashHooks(SearchHooks):
         width: int = 4,
         extra: int = 0,
         margin: float = 1e9,
-        full_rollouts: bool = True,
+        full_rollouts: bool = False,
         scale: float = 1.0,
         model_others: bool = True,
         infer: float = 0.3,
