@@ -16,8 +16,8 @@ close to four of a kind needs (a Collector put on a pile, or its top card change
   worth collecting, never empties its hand without a win while anything else is legal, and blocks.
 * **hard**: the generic ISMCTS with :class:`TrashHooks`. The tree branches on the searching seat's own turns
   (the 4 best-scored actions, one per set that differs only by suits); at the other seats' turns the tree follows
-  the normal policy on their resampled hands. Rollouts play the cheap scoring (no threats, no exact value of a
-  draw) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
+  the normal policy on their resampled hands. Rollouts play the normal scoring (threats and the exact value of a
+  draw included) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
   Determinizations are weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
 """
 
@@ -411,8 +411,9 @@ class TrashHooks(SearchHooks):
     * ``candidates``: at the searching seat's turns, the ``width`` best-scored actions; at the other seats'
       turns (``model_others``), the normal policy's one action on their resampled hand, so the tree is spent on
       the seat's own choices and the others are expected to play sensibly rather than at random;
-    * ``rollout``: the cheap scoring for every seat (the normal bot's full one with ``full_rollouts``: about
-      twice the cost an iteration, no better in the arena), with a share ``noise`` of easy moves;
+    * ``rollout``: the normal bot's full scoring for every seat (``full_rollouts``; the cheap one without threats
+      and the exact value of a draw costs half as much an iteration and did no better), with a share ``noise``
+      of easy moves;
     * ``horizon`` of ``rounds`` rounds, ``rewards`` a softmax of the hands' values (1 to the winner of a match
       that ended);
     * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method).
@@ -427,7 +428,7 @@ class TrashHooks(SearchHooks):
         width: int = 4,
         extra: int = 0,
         margin: float = 1e9,
-        full_rollouts: bool = False,
+        full_rollouts: bool = True,
         scale: float = 1.0,
         model_others: bool = True,
         infer: float = 0.3,
