@@ -14,8 +14,11 @@ close to four of a kind needs (a Collector put on a pile, or its top card change
   it takes a win when it sees one.
 * **normal**: the best-scored action. It builds toward four of a kind, keeps its Collectors for a pile
   worth collecting, never empties its hand without a win while anything else is legal, and blocks.
-* **hard**: the generic ISMCTS with :class:`TrashHooks`: the same scoring as a fast rollout policy (with a
-  little noise), simulations cut after a few rounds and scored by how close each seat is to winning.
+* **hard**: the generic ISMCTS with :class:`TrashHooks`. The tree branches on the searching seat's own turns
+  (the 4 best-scored actions, one per set that differs only by suits); at the other seats' turns the tree follows
+  the normal policy on their resampled hands. Rollouts play the normal scoring (threats and the exact value of a
+  draw included) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
+  Determinizations are weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
 """
 
 from __future__ import annotations
@@ -101,9 +104,25 @@ def hand_value(hand: Sequence[int], sight: Sight, tops: Sequence[int] | None = N
 
     The best rank is the one held most (public hopes break ties); the other cards are junk to shed,
     cheaper in groups of one rank (they go together). A Collector is a tool while building and a burden
-    once the four are in hand (collecting brings cards back)."""
+    once the four are in hand (collecting brings cards back). Four of a kind and nothing else is worth 10 more
+    when ``tops`` has a pile to win on."""
+    value, best, pure = _hand_parts(hand, sight)
+    if pure and tops is not None and _lands(tops, sight, best):
+        value += 10.0
+    return value, best
+
+
+def _lands(tops: Sequence[int], sight: Sight, rank: int) -> bool:
+    """Is there a pile whose top card (not a Collector) four cards of ``rank`` may be trashed on?"""
+    coll = sight.collectors
+    near = sight.adj[rank]
+    return any(t not in coll and (t >> 2) in near for t in tops)
+
+
+def _hand_parts(hand: Sequence[int], sight: Sight) -> tuple[float, int, bool]:
+    """``hand_value`` without the piles: the value, the best rank, and whether the hand is four of a kind alone."""
     if not hand:
-        return OUT, -1
+        return OUT, -1, False
     counts = [0] * 13
     collectors = 0
     coll = sight.collectors
@@ -131,17 +150,17 @@ def hand_value(hand: Sequence[int], sight: Sight, tops: Sequence[int] | None = N
         junk_ranks -= 1
     junk = len(hand) - collectors - have
     value = 12.0 * have - 3.0 * junk - 1.5 * junk_ranks + 1.5 * second
+    pure = False
     if have == 4:
         value -= 8.0 * collectors
         if junk == 0 and collectors == 0:
             value += 25.0
-            if tops is not None and any(t not in coll and (t >> 2) in sight.adj[best] for t in tops):
-                value += 10.0
+            pure = True
     else:
         value += 4.0 if collectors == 1 else 5.0 if collectors >= 2 else 0.0
     if len(hand) == 1 and sight.draw_left == 0:
         value -= 6.0  # one card and nothing to draw: going out is near
-    return value, best
+    return value, best, pure
 
 
 def _pile_threat(tops: Sequence[int], sight: Sight) -> float:
@@ -181,6 +200,8 @@ def score_actions(
     coll = sight.collectors
     out: list[tuple[float, Action]] = []
     cache: dict[tuple[int, int, int, int], float] = {}
+    trashed: dict[tuple[int, int, bool], tuple[float, int, bool]] = {}
+    threats: dict[tuple[int, int], float] = {}
     for action in legal:
         if action == DRAW:
             if full and sight.unseen_total:
@@ -222,18 +243,35 @@ def score_actions(
                 out.append((WIN, action))
                 continue
             given = [c for c in hand if c >> 2 == r and c not in coll and suits >> (c & 3) & 1]
-            new_hand = [c for c in hand if c not in given]
             new_tops = tops[:]
             new_tops[p] = given[-1]
             if swap:
-                new_hand += piles[p][-k:]
-            elif tops[p] in coll:
-                new_hand.append(tops[p])
+                value = hand_value([c for c in hand if c not in given] + piles[p][-k:], sight, new_tops)[0]
+            else:
+                # The hand a trash leaves depends on the rank, the count and whether a Collector comes back, not on
+                # the pile: scored once for all the piles it fits.
+                pickup = tops[p] in coll
+                parts = trashed.get((r, k, pickup))
+                if parts is None:
+                    new_hand = [c for c in hand if c not in given]
+                    if pickup:
+                        new_hand.append(tops[p])
+                    parts = trashed[(r, k, pickup)] = _hand_parts(new_hand, sight)
+                value, best, pure = parts
+                if pure and _lands(new_tops, sight, best):
+                    value += 10.0
+            if full:
+                # The threat looks at the ranks of the tops only: one figure per pile and rank put on it.
+                penalty = threats.get((p, r))
+                if penalty is None:
+                    penalty = threats[(p, r)] = _pile_threat(new_tops, sight)
+                value -= penalty
+            cache[key] = value
+            out.append((value, action))
+            continue
         value = hand_value(new_hand, sight, new_tops)[0]
         if full:
             value -= _pile_threat(new_tops, sight)
-        if action >= TRASH:
-            cache[key] = value
         out.append((value, action))
     return out
 
@@ -328,20 +366,76 @@ def win_chances(st: TrashState, temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
+def searcher(st: TrashState) -> int:
+    """The seat a determinized state was drawn for: the one whose hand as dealt it still knows
+    (``Trash.resample`` forgets the others'); -1 in a state that is not a determinization."""
+    mine = [s for s in range(st.n) if st.dealt[s] and st.dealt[s][0] >= 0]
+    return mine[0] if len(mine) == 1 else -1
+
+
+def last_draw_tops(st: TrashState) -> dict[int, list[int]]:
+    """For each seat whose latest turn was a draw, the top cards of the piles when it drew.
+
+    Piles are public and only trashes, swaps, litters and collects change them, so they are replayed from the
+    piles as dealt and the public log. (Which Collector a collect leaves is not needed: both fit alike.)"""
+    piles = [list(p) for p in st.start_piles]
+    coll = st.collectors
+    marker = min(coll)
+    last: dict[int, list[int]] = {}
+    for seat, action in st.log:
+        if action == DRAW:
+            last[seat] = [p[-1] for p in piles]
+            continue
+        last.pop(seat, None)
+        if action < LITTER:
+            piles[action - COLLECT] = [marker]
+        elif action < TRASH:
+            piles.append([action - LITTER])
+        else:
+            swap = action >= SWAP
+            rest = action - (SWAP if swap else TRASH)
+            pile_index, rank = divmod(rest >> 4, 13)
+            cards = [rank * 4 + s for s in range(4) if rest >> s & 1]
+            pile = piles[pile_index]
+            if swap:
+                del pile[-len(cards) :]
+            elif pile[-1] in coll:
+                pile.pop()
+            pile.extend(cards)
+    return last
+
+
 class TrashHooks(SearchHooks):
-    """Search advice: the scoring as the rollout policy, a horizon of a few rounds, progress as the reward."""
+    """Search advice for the hard bot.
+
+    * ``candidates``: at the searching seat's turns, the ``width`` best-scored actions; at the other seats'
+      turns (``model_others``), the normal policy's one action on their resampled hand, so the tree is spent on
+      the seat's own choices and the others are expected to play sensibly rather than at random;
+    * ``rollout``: the normal bot's full scoring for every seat (``full_rollouts``; the cheap one without threats
+      and the exact value of a draw costs half as much an iteration and did no better), with a share ``noise``
+      of easy moves;
+    * ``horizon`` of ``rounds`` rounds, ``rewards`` a softmax of the hands' values (1 to the winner of a match
+      that ended);
+    * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method).
+
+    Measured in ``docs/benchmarks.md`` (One Man's Trash): the defaults are the best of what was tried."""
 
     def __init__(
         self,
         rounds: int = 2,
-        noise: float = 0.1,
+        noise: float = 0.0,
         temperature: float = 8.0,
         width: int = 4,
         extra: int = 0,
         margin: float = 1e9,
-        full_rollouts: bool = False,
+        full_rollouts: bool = True,
         scale: float = 1.0,
+        model_others: bool = True,
+        infer: float = 0.3,
     ) -> None:
+        self.infer = infer
+        self._draws: tuple[tuple[Any, ...], dict[int, list[int]]] | None = None
+        self.model_others = model_others
         self.scale = scale
         self.margin = margin
         self.full_rollouts = full_rollouts
@@ -350,6 +444,7 @@ class TrashHooks(SearchHooks):
         self.noise = noise
         self.temperature = temperature
         self.width = width
+        self._memo: dict[tuple[Any, ...], list[Action]] = {}
 
     def horizon(self, root: Any, state: Any) -> bool:
         played: int = len(state.log) - len(root.log)
@@ -373,9 +468,38 @@ class TrashHooks(SearchHooks):
         return best_action(scored, rng)
 
     def candidates(self, state: Any, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
-        """The ``width`` best-scored actions, one of each set that differs only by suits."""
+        """The ``width`` best-scored actions, one of each set that differs only by suits.
+
+        The scoring reads only what ``seat`` sees, so the answer is remembered by that (the root decision, and
+        every node of the searching seat's own turns that the same draws reach, are scored once)."""
+        st: TrashState = state
+        if self.model_others and seat != searcher(st):
+            if len(legal) == 1:
+                return legal
+            return [normal_action(st, seat, legal, random.Random(len(st.log)))]
         if len(legal) <= 2:
             return legal
+        key = (
+            seat,
+            st.collectors,
+            tuple(sorted(st.hands[seat])),
+            tuple(tuple(p) for p in st.piles),
+            tuple(len(h) for h in st.hands),
+            tuple(tuple(k) for k in st.known),
+            tuple(st.alive),
+            len(st.draw),
+            tuple(legal),
+        )
+        memo = self._memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= 4096:
+            memo.clear()
+        found = memo[key] = self._rank(st, seat, legal)
+        return found
+
+    def _rank(self, state: TrashState, seat: int, legal: Sequence[Action]) -> list[Action]:
         for action in legal:
             if _winning(state, seat, action):
                 return [action]
@@ -387,6 +511,41 @@ class TrashHooks(SearchHooks):
         ranked = sorted(best.values(), key=lambda sa: -sa[0])
         floor = ranked[0][0] - self.margin
         return [a for score, a in ranked[: self.width] if score >= floor]
+
+    def plausibility(self, state: Any, seat: int) -> float:
+        """What a draw says about a hand: a player who drew had, as a rule, no junk card that fitted a pile
+        (shedding it was better). For each other seat whose latest turn was a draw, the cards it holds that no
+        one has seen, outside its most held rank, that fitted a pile top of that moment: one may be the card it
+        drew; each further one makes this deal ``infer`` times as likely. (A Collector on the table, on which
+        anything fits, says nothing.)"""
+        if self.infer <= 0.0:
+            return 1.0
+        st: TrashState = state
+        key = (st.start_piles, tuple(st.log))
+        draws = self._draws  # one read: bots may search in several threads at once
+        if draws is None or draws[0] != key:
+            draws = self._draws = (key, last_draw_tops(st))
+        tops_at = draws[1]
+        coll = st.collectors
+        fits = st.fits
+        weight = 1.0
+        for o, tops in tops_at.items():
+            if o == seat or not st.alive[o] or any(t in coll for t in tops):
+                continue
+            hidden = st.hands[o][:]
+            for c in st.known[o]:
+                hidden.remove(c)
+            if len(hidden) < 2:
+                continue
+            counts = [0] * 13
+            for c in st.hands[o]:
+                if c not in coll:
+                    counts[c >> 2] += 1
+            main = counts.index(max(counts))
+            fitting = sum(1 for c in hidden if c not in coll and c >> 2 != main and any(fits[t][c] for t in tops))
+            if fitting > 1:
+                weight *= self.infer ** (fitting - 1)
+        return weight
 
     def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
         for action in legal:

@@ -784,7 +784,7 @@ class Trash(Game[TrashState]):
         st.preset = None
         if st.turn < 0:
             return st
-        pool = self.unseen_cards(state, seat)
+        pool = sorted(self.unseen_cards(state, seat))  # a function of what the seat knows, not of where they are
         rng.shuffle(pool)
         pos = 0
         for o in range(st.n):

@@ -1,0 +1,129 @@
+"""One Man's Trash bots (issue 12): what the hard bot reads from the public record, and that it decides from its
+seat's information set alone."""
+
+from __future__ import annotations
+
+import random
+
+from sefode.bots.base import Player, Seen, make_player
+from sefode.bots.levels import HardPlayer
+from sefode.cards import standard_code
+from sefode.games.trash import Trash, TrashState
+from sefode.games.trash.bots import TrashHooks, last_draw_tops, searcher
+from sefode.games.trash.rules import DRAW
+
+GAME = Trash()
+
+
+def situations(matches: int, seed: int, players: int = 3) -> list[TrashState]:
+    """Positions of normal-bot matches, each a copy taken before a decision with more than one legal action."""
+    rng = random.Random(seed)
+    out: list[TrashState] = []
+    for m in range(matches):
+        st = GAME.new_match({"players": players, "jokers": m % 2 == 0}, seed * 100 + m)
+        bots = [make_player("normal", seed + s) for s in range(players)]
+        while GAME.awaiting(st):
+            s = st.turn
+            if len(GAME.legal_actions(st, s)) > 1 and rng.random() < 0.15:
+                out.append(GAME.clone(st))
+            GAME.apply(st, s, bots[s].choose(Seen(GAME, st, s)))
+    return out
+
+
+def test_the_pile_tops_at_each_seats_last_draw_are_replayed_from_the_public_record() -> None:
+    checked = 0
+    for st in situations(12, 1):
+        if not st.log or st.log[-1][1] != DRAW:
+            continue
+        drew = st.log[-1][0]
+        det = GAME.resample(st, st.turn, random.Random(2))  # what the searching seat has: a determinization
+        tops = last_draw_tops(det)[drew]
+        real = [p[-1] for p in st.piles]
+        assert [t in st.collectors or t for t in tops] == [t in st.collectors or t for t in real]
+        checked += 1
+    assert checked > 20
+
+
+def test_a_later_action_than_a_draw_says_nothing_about_it() -> None:
+    st = GAME.new_match({"players": 3}, 5, {"first": 0})
+    GAME.apply(st, 0, DRAW)
+    assert set(last_draw_tops(st)) == {0}
+    legal = [a for a in GAME.legal_actions(st, 1) if a != DRAW]
+    GAME.apply(st, 1, legal[0])
+    GAME.apply(st, 2, DRAW)
+    GAME.apply(st, 0, next(a for a in GAME.legal_actions(st, 0) if a != DRAW))
+    assert set(last_draw_tops(st)) == {2}
+
+
+def test_a_determinization_names_the_seat_it_was_drawn_for() -> None:
+    for st in situations(2, 3):
+        assert searcher(st) == -1  # the real state knows every hand as dealt
+        for seat in range(st.n):
+            assert searcher(GAME.resample(st, seat, random.Random(seat))) == seat
+
+
+def deal_for_seat_2(seat_1_hand: list[str]) -> TrashState:
+    """Seat 1 drew last (the piles' tops 5s, 9d, Kh); a determinization of seat 2 in which seat 1 holds the given
+    cards (a hand of 4: three dealt and the card drawn)."""
+    deal = {"hands": [["2c", "2d", "3h"], ["Jc", "Jd", "Jh"], ["6c", "6d", "Ts"]], "piles": [["5s"], ["9d"], ["Kh"]]}
+    st = GAME.new_match({"players": 3}, 5, {"deal": deal, "first": 1})
+    GAME.apply(st, 1, DRAW)
+    det = GAME.resample(st, 2, random.Random(1))
+    det.hands[1] = [standard_code(c) for c in seat_1_hand]
+    return det
+
+
+def test_a_player_who_drew_was_unlikely_to_hold_junk_that_fitted_a_pile() -> None:
+    hooks = TrashHooks(infer=0.3)
+    # Nothing fitted but its rank: 7s and a 2 fit none of 5, 9, K.
+    assert hooks.plausibility(deal_for_seat_2(["7c", "7d", "7h", "2s"]), 2) == 1.0
+    # One fitting card may be the one it drew.
+    assert hooks.plausibility(deal_for_seat_2(["7c", "7d", "7h", "4s"]), 2) == 1.0
+    # Two fitting junk cards (8 on 9, Q on K): at least one was there before the draw, and shedding it was better.
+    assert abs(hooks.plausibility(deal_for_seat_2(["7c", "7d", "8c", "Qd"]), 2) - 0.3) < 1e-9
+    # Cards of its most held rank fitting a pile are no junk.
+    assert hooks.plausibility(deal_for_seat_2(["4c", "4d", "4h", "7s"]), 2) == 1.0
+    assert TrashHooks(infer=0.0).plausibility(deal_for_seat_2(["7c", "7d", "8c", "Qd"]), 2) == 1.0
+
+
+def test_at_the_others_turns_the_tree_follows_the_normal_policy() -> None:
+    hooks = TrashHooks()
+    for st in situations(3, 4):
+        seat = st.turn
+        other = (seat + 1) % st.n
+        det = GAME.resample(st, (seat + 2) % st.n, random.Random(3))  # searched for a seat that is not `seat`
+        if other == (seat + 2) % st.n:
+            continue
+        legal = GAME.legal_actions(det, seat)
+        picked = hooks.candidates(det, seat, legal)
+        assert len(picked) == 1 and picked[0] in legal
+        own = GAME.resample(st, seat, random.Random(3))
+        mine = hooks.candidates(own, seat, GAME.legal_actions(own, seat))
+        assert 1 <= len(mine) <= hooks.width
+
+
+def twin(st: TrashState, seat: int, rng: random.Random) -> TrashState:
+    """A real state with the same information set for ``seat`` and the hidden cards dealt differently."""
+    other = GAME.resample(st, seat, rng)
+    other.seed = rng.randrange(1 << 30)
+    other.dealt = list(st.dealt)  # the record of the others' deals is not shown to the seat
+    assert GAME.infoset_key(other, seat) == GAME.infoset_key(st, seat)
+    return other
+
+
+def bot(kind: str) -> Player:
+    return HardPlayer(7, think_ms=1e7, max_iterations=25) if kind == "hard" else make_player(kind, 7)
+
+
+def test_the_bots_decide_from_their_information_set_alone() -> None:
+    rng = random.Random(6)
+    differing = 0
+    for st in situations(6, 5):
+        seat = st.turn
+        other = twin(st, seat, rng)
+        differing += any(sorted(other.hands[o]) != sorted(st.hands[o]) for o in range(st.n) if o != seat)
+        for kind in ("easy", "normal", "hard"):
+            first = bot(kind).choose(Seen(GAME, st, seat))
+            second = bot(kind).choose(Seen(GAME, other, seat))
+            assert first == second, kind
+    assert differing > 10
