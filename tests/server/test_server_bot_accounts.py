@@ -341,3 +341,43 @@ def test_a_bot_account_is_flagged_in_every_answer_that_names_a_seat(srv: LiveSer
     assert srv.http.get(f"/api/players/{owner.id}").json()["bot"] is False
     board = srv.http.get("/api/leaderboard").json()
     assert made["bot_id"] not in {r["player_id"] for r in board["rows"]}
+
+
+def test_a_bot_created_through_another_server_of_the_same_database_is_refused_and_marked_here(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one database (as two nodes of a cluster): the second loaded its bot accounts before the bot was
+    created through the first, yet it scopes the bot's token, refuses it a seat where outside bots are not allowed,
+    and marks it as a bot where they are."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with running_server(url) as one, running_server(url) as two:
+        made = _bot(one, _registered(one, "ana"))
+        assert made["bot_id"] not in two.hub.bot_players  # created elsewhere: not in the set two loaded at start
+        bot_auth = {"authorization": f"Bearer {made['token']}"}
+        scoped = two.http.post("/api/rooms", json={"name": "x"}, headers=bot_auth)
+        assert scoped.status_code == 403 and scoped.json()["error"]["code"] == "auth/bot_scope"
+        owner = _registered(two, "bia")
+        closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
+        seen = _sit(two, made["token"], closed["room_id"], 0)
+        assert isinstance(seen[-1], ServerError) and seen[-1].code == "room/no_bots"
+        open_room = owner.create_room(name="Com robôs", options={"players": 2}, sit=False, outside_bots=True)
+        seen = _sit(two, made["token"], open_room["room_id"], 1)
+        assert isinstance(seen[-1], RoomUpdate)
+        assert seen[-1].room["seats"][1]["player_id"] == made["bot_id"] and seen[-1].room["seats"][1]["bot_account"]
+        listed = next(r for r in two.http.get("/api/rooms").json()["rooms"] if r["id"] == open_room["room_id"])
+        assert listed["bots"] == 1
+
+
+def test_the_node_that_owns_a_room_checks_a_bot_it_only_knows_by_id(srv: LiveServer) -> None:
+    """A join forwarded in a cluster reaches the room's owner with the player id only (the edge resolved the token):
+    the owner's refusal of a seat does not depend on its cache of bot ids, it asks the store."""
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
+    robot = srv.player("Robô")
+    robot.token, robot.id = made["token"], made["bot_id"]
+    rob = robot.connect()
+    assert rob.join(closed["room_id"])["type"] == "room"
+    srv.hub.bot_players.discard(made["bot_id"])  # as an owner that never saw the bot's token nor its creation
+    assert rob.error("sit", seat=0)["code"] == "room/no_bots"
+    assert made["bot_id"] in srv.hub.bot_players  # looked up once, known from now on
