@@ -123,6 +123,12 @@ def all_bot_ids(engine: sa.Engine) -> set[str]:
         return bot_ids(conn)
 
 
+def bot_ids_among(engine: sa.Engine, players: list[str]) -> set[str]:
+    """The bot accounts among ``players`` (a node's look-up of ids it has not seen yet)."""
+    with engine.connect() as conn:
+        return bot_ids(conn, players)
+
+
 def bot_by_token(engine: sa.Engine, token: str) -> tuple[str, str] | None:
     """(player id, name) of a live bot token: the session resolver ``Store.player_by_token`` falls back on."""
     if not token.startswith("bot_") or len(token) > 128:

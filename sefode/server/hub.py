@@ -9,7 +9,7 @@ import pickle
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
-from sefode.accounts.bots import all_bot_ids
+from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.bots.base import Player, Seen, make_player
 from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
@@ -142,7 +142,11 @@ class Hub:
         self.sessions: dict[str, tuple[str, str, float]] = {}
         self.connections: set[Connection] = set()
         self.bot_players: set[str] = set()
-        """Players that are bot accounts (``sefode.accounts.bots``): marked as bots, seated only where allowed."""
+        """Players that are bot accounts (``sefode.accounts.bots``): marked as bots, seated only where allowed.
+        Loaded at start and grown by ``bot_accounts`` (a bot created on another node, or by another server on the same
+        database, is looked up in the store the first time its id is seen)."""
+        self.human_players: set[str] = set()
+        """Players looked up and found not to be bot accounts (a player never becomes one: a bot is a new player)."""
         self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -294,6 +298,7 @@ class Hub:
             except Exception as err:
                 logs.error("match.restore_failed", err, room=room.id, match=room.current_match)
         self.names.update(await self.db(self.store.player_names, sorted(ids)))
+        await self.bot_accounts(ids)
         for room in self.rooms.values():
             room._schedule()
         logs.event("hub.open", rooms=len(self.rooms), database=self.store.engine.url.render_as_string())
@@ -323,6 +328,7 @@ class Hub:
                 await room.save()
             logs.event("match.restored", room=room_id, match=stored.id, version=room.match.version)
         self.names.update(await self.db(self.store.player_names, sorted(i for i in ids if i)))
+        await self.bot_accounts(ids)  # seated bots created on a node this one never heard from
         self.rooms[room_id] = room
         self.invites[invite] = room_id
         room._schedule()
@@ -369,9 +375,25 @@ class Hub:
             # A short cache: a session ended elsewhere (logout) stops working within SESSION_CACHE_S.
             self.sessions[token] = (found[0], found[1], time.monotonic() + SESSION_CACHE_S)
             self.names[found[0]] = found[1]
+            if token.startswith("bot_"):  # perhaps a bot created elsewhere: known here from now on
+                await self.bot_accounts([found[0]])
         else:
             self.sessions.pop(token, None)
         return found
+
+    async def bot_accounts(self, players: Iterable[str | None]) -> set[str]:
+        """The bot accounts among ``players``: from ``bot_players``, and for ids not seen before, from the store (so a
+        bot created on another node is refused and marked like one created here)."""
+        wanted = [p for p in players if p]
+        unknown = sorted({p for p in wanted if p not in self.bot_players and p not in self.human_players})
+        if unknown:
+            found = await self.db(bot_ids_among, self.store.engine, unknown)
+            self.bot_players |= found
+            self.human_players.update(p for p in unknown if p not in found)
+        return {p for p in wanted if p in self.bot_players}
+
+    async def is_bot_account(self, player_id: str) -> bool:
+        return bool(await self.bot_accounts([player_id]))
 
     # ------------------------------------------------------------------ rooms
     async def create_room(
@@ -487,6 +509,7 @@ class Hub:
         if cluster is not None:  # the password backoff, cluster-wide (a single node's is in routes.ws)
             msg = conn.last_join = await cluster.password_guard(room, conn, msg)
         await room.can_enter(conn.player_id, msg.get("password"), msg.get("invite"))
+        await self.is_bot_account(conn.player_id)  # a forwarded join: the edge may know the bot, this owner not yet
         if conn.room is not None and conn.room is not room:
             await conn.room.exit(conn)
         conn.room = room

@@ -533,7 +533,8 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
-            if player_id in self.hub.bot_players and not self.outside_bots:
+            is_bot = await self.hub.is_bot_account(player_id)  # the store, the first time: not only this node's cache
+            if is_bot and not self.outside_bots:
                 raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")

@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
+from cluster_helpers import cluster
 from server_helpers import WAIT_S, Client, LiveServer, Message, Player, run_async, running_server
 from table_helpers import drive, sat
 from websockets.exceptions import ConnectionClosed
@@ -71,10 +73,12 @@ def test_only_a_registered_player_creates_bots_and_the_token_is_shown_once(srv: 
     assert srv.http.post("/api/account/bots", json={"name": "y"}, headers=bot_auth).status_code == 401
 
 
-def _sit(srv: LiveServer, token: str, room_id: str, seat: int) -> list[Any]:
+def _sit(srv: LiveServer | str, token: str, room_id: str, seat: int) -> list[Any]:
+    url = srv if isinstance(srv, str) else srv.url
+
     async def run() -> list[Any]:
         seen: list[Any] = []
-        async with SdkClient(srv.url, token) as client:
+        async with SdkClient(url, token) as client:
             await client.join(room_id)
             await client.sit(seat)
             async for event in client.events():
@@ -341,3 +345,77 @@ def test_a_bot_account_is_flagged_in_every_answer_that_names_a_seat(srv: LiveSer
     assert srv.http.get(f"/api/players/{owner.id}").json()["bot"] is False
     board = srv.http.get("/api/leaderboard").json()
     assert made["bot_id"] not in {r["player_id"] for r in board["rows"]}
+
+
+def test_a_bot_created_through_another_server_of_the_same_database_is_refused_and_marked_here(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one database (as two nodes of a cluster): the second loaded its bot accounts before the bot was
+    created through the first, yet it scopes the bot's token, refuses it a seat where outside bots are not allowed,
+    and marks it as a bot where they are."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with running_server(url) as one, running_server(url) as two:
+        made = _bot(one, _registered(one, "ana"))
+        assert made["bot_id"] not in two.hub.bot_players  # created elsewhere: not in the set two loaded at start
+        bot_auth = {"authorization": f"Bearer {made['token']}"}
+        scoped = two.http.post("/api/rooms", json={"name": "x"}, headers=bot_auth)
+        assert scoped.status_code == 403 and scoped.json()["error"]["code"] == "auth/bot_scope"
+        owner = _registered(two, "bia")
+        closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
+        seen = _sit(two, made["token"], closed["room_id"], 0)
+        assert isinstance(seen[-1], ServerError) and seen[-1].code == "room/no_bots"
+        open_room = owner.create_room(name="Com robôs", options={"players": 2}, sit=False, outside_bots=True)
+        seen = _sit(two, made["token"], open_room["room_id"], 1)
+        assert isinstance(seen[-1], RoomUpdate)
+        assert seen[-1].room["seats"][1]["player_id"] == made["bot_id"] and seen[-1].room["seats"][1]["bot_account"]
+        listed = next(r for r in two.http.get("/api/rooms").json()["rooms"] if r["id"] == open_room["room_id"])
+        assert listed["bots"] == 1
+
+
+def test_the_node_that_owns_a_room_checks_a_bot_it_only_knows_by_id(srv: LiveServer) -> None:
+    """A join forwarded in a cluster reaches the room's owner with the player id only (the edge resolved the token):
+    the owner's refusal of a seat does not depend on its cache of bot ids, it asks the store."""
+    owner = _registered(srv, "ana")
+    made = _bot(srv, owner)
+    closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
+    robot = srv.player("Robô")
+    robot.token, robot.id = made["token"], made["bot_id"]
+    rob = robot.connect()
+    assert rob.join(closed["room_id"])["type"] == "room"
+    srv.hub.bot_players.discard(made["bot_id"])  # as an owner that never saw the bot's token nor its creation
+    assert rob.error("sit", seat=0)["code"] == "room/no_bots"
+    assert made["bot_id"] in srv.hub.bot_players  # looked up once, known from now on
+
+
+def test_a_join_forwarded_in_a_cluster_is_refused_or_marked_by_the_owner_that_never_saw_the_bot(
+    tmp_path: Path,
+) -> None:
+    """Two ``sefode serve --redis`` nodes on PostgreSQL: the bot is created through n1 and connects to n1; its rooms
+    are made on n2 (n2 owns them, and loaded its bot accounts before the bot existed). n1 forwards the join with
+    the player id only; n2 refuses the seat where outside bots are not allowed and marks the bot where they are."""
+    with cluster(tmp_path, nodes=2) as rig:
+        n1, n2 = rig.node_base("n1"), rig.node_base("n2")
+
+        def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+            headers = {"authorization": f"Bearer {token}"} if token else {}
+            response = httpx.post(f"{base}{path}", json=body, headers=headers, timeout=WAIT_S)
+            assert response.status_code == 200, response.text
+            answer: dict[str, Any] = response.json()
+            return answer
+
+        guest = post(n1, "/api/session", {"name": "Ana"})["token"]
+        account = post(n1, "/api/account/register", {"username": "ana", "password": "correct horse"}, guest)
+        made = post(n1, "/api/account/bots", {"name": "Robô"}, account["token"])
+        owner = post(n2, "/api/session", {"name": "Bia"})["token"]
+        rooms = {}
+        for allowed in (False, True):
+            body = {"name": "x", "options": {"players": 2}, "sit": False, "outside_bots": allowed}
+            rooms[allowed] = post(n2, "/api/rooms", body, owner)["room_id"]
+            assert rig.owner(rooms[allowed]) == "n2"
+        seen = _sit(n1, made["token"], rooms[False], 0)
+        assert isinstance(seen[-1], ServerError) and seen[-1].code == "room/no_bots", seen
+        seen = _sit(n1, made["token"], rooms[True], 1)
+        assert isinstance(seen[-1], RoomUpdate), seen
+        seat = seen[-1].room["seats"][1]
+        assert seat["player_id"] == made["bot_id"] and seat["bot_account"] is True
+        assert rig.owner(rooms[True]) == "n2"  # served by n2 throughout, through n1

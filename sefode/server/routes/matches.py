@@ -25,9 +25,9 @@ async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
     game = get_game(stored.game)
     state = rebuild(game, stored.options, stored.seed, stored.setup, [(s, a) for s, a, _ in stored.actions])
     out = export(game, state)
-    accounts = [s.get("player_id") for s in stored.seats if s.get("player_id") in hub.bot_players]
-    bot_names = await hub.db(hub.store.player_names, [str(p) for p in accounts]) if accounts else {}
-    out["seats"] = [seat_kind(i, s, hub.bot_players, bot_names) for i, s in enumerate(stored.seats)]
+    accounts = await hub.bot_accounts(s.get("player_id") for s in stored.seats)  # the store for ids not seen here
+    bot_names = await hub.db(hub.store.player_names, sorted(accounts)) if accounts else {}
+    out["seats"] = [seat_kind(i, s, accounts, bot_names) for i, s in enumerate(stored.seats)]
     return out
 
 

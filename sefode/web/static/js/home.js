@@ -244,6 +244,15 @@ export async function renderHome(ctx) {
     passwordField.hidden = visibility.value !== "password";
   });
   passwordField.hidden = true;
+  // Bot accounts of other players (issue 15): off unless the owner says so; the server refuses them a seat otherwise.
+  const outsideBots = h("input", { type: "checkbox", testid: "create-outside-bots", "aria-describedby": "create-outside-bots-hint" });
+  const outsideBotsField = h(
+    "label",
+    { class: "check create-outside-bots" },
+    outsideBots,
+    h("span", {}, t("create.outside_bots")),
+    h("small", { class: "muted", id: "create-outside-bots-hint" }, t("create.outside_bots_hint")),
+  );
   const createButton = h("button", { class: "primary", type: "submit", testid: "create-room" }, t("create.submit"));
   const gameField = field("create.game", createGame);
   gameField.hidden = games.length < 2;
@@ -257,6 +266,7 @@ export async function renderHome(ctx) {
     optionsBox,
     h("div", { class: "grid2" }, field("create.clock", clock)),
     h("fieldset", {}, h("legend", {}, t("create.bots")), botsBox),
+    outsideBotsField,
     field("create.visibility", visibility),
     passwordField,
     createButton,
@@ -275,6 +285,7 @@ export async function renderHome(ctx) {
       bots,
       clock_s: Number(clock.value),
       visibility: visibility.value,
+      outside_bots: outsideBots.checked,
     };
     if (visibility.value === "password") body.password = password.value;
     createButton.disabled = true;

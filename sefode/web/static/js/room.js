@@ -613,7 +613,7 @@ export async function renderRoom(ctx, roomId) {
       h(
         "p",
         { class: "muted small", testid: "room-summary" },
-        [...optionSummary(rs.spec, room.options || {}), tn("room.seats_n", (room.seats || []).length), room.clock_s ? t("room.clock", { s: room.clock_s }) : null]
+        [...optionSummary(rs.spec, room.options || {}), tn("room.seats_n", (room.seats || []).length), room.clock_s ? t("room.clock", { s: room.clock_s }) : null, t(room.outside_bots ? "room.outside_bots_yes" : "room.outside_bots_no")]
           .filter(Boolean)
           .join(" · "),
       ),
