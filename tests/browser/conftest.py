@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Playwright, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Playwright, ViewportSize, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,6 +32,11 @@ CHROMIUM_ARGS = [
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 MOBILE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+EXPECT_TIMEOUT_MS = 20_000
+"""How long an ``expect`` waits for its condition. Playwright's default, 5 s, is shorter than a server answer can take
+when the whole suite shares 2 loaded cores (a Guimenon placement shown as pending took longer in a CI run); an
+``expect`` returns as soon as its condition holds, so a passing test is no slower for it."""
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 def _free_port() -> int:
