@@ -215,6 +215,11 @@ class Cluster:
             return
         self.draining = True
         rooms = len(self.leases)
+        await self._hand_over_all()
+        logs.event("cluster.drained", node=self.node, rooms=rooms)
+
+    async def _hand_over_all(self) -> None:
+        """Release every room this node holds, for another node to take at once."""
         for room_id in list(self.leases):
             room = self.hub.rooms.get(room_id)
             if room is not None:
@@ -223,19 +228,11 @@ class Cluster:
             else:
                 await self._release_room(room_id, hand_over=True)
         self._flush()
-        logs.event("cluster.drained", node=self.node, rooms=rooms)
 
     async def close(self) -> None:
         """Drain, then leave presence."""
         await self.drain()
-        for room_id in list(self.leases):
-            room = self.hub.rooms.get(room_id)
-            if room is not None:
-                async with room.lock:
-                    await self._release_room(room_id, hand_over=True)
-            else:
-                await self._release_room(room_id, hand_over=True)
-        self._flush()
+        await self._hand_over_all()  # rooms taken while a drain begun earlier was under way
         with contextlib.suppress(Exception):
             await self.redis.zrem(f"{self.prefix}nodes", self.node)
             await self.redis.hdel(f"{self.prefix}boots", self.node)

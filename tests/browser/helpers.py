@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,3 +176,15 @@ def create_invite_room(page: Page, owner: str, name: str, players: int, lives: i
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("room-page")).to_be_visible()
     return page.get_by_test_id("invite-link").input_value()
+
+
+def api(url: str, method: str, token: str | None = None, body: Any = None) -> Any:
+    """One JSON request to the test server's API (``Authorization: Bearer`` when a token is given)."""
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        url, data=None if body is None else json.dumps(body).encode(), headers=headers, method=method
+    )
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return json.loads(response.read())

@@ -11,31 +11,19 @@ import json
 import random
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, ViewportSize, expect
 from websockets.sync.client import connect
 
 from .conftest import DESKTOP, MOBILE, ROOT, Server
-from .helpers import catalogue, open_client, play_until_over, shoot, wait_ready
+from .helpers import api, catalogue, open_client, play_until_over, shoot, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_S = 60
 
-
-def _http(url: str, method: str, token: str | None = None, body: Any = None) -> Any:
-    headers = {"content-type": "application/json"}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        url, data=None if body is None else json.dumps(body).encode(), headers=headers, method=method
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.loads(response.read())
 
 
 def _marked(name: str) -> str:
@@ -45,16 +33,16 @@ def _marked(name: str) -> str:
 def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
-    guest = _http(f"{server.url}/api/session", "POST", body={"name": "Ana"})
-    owner = _http(
+    guest = api(f"{server.url}/api/session", "POST", body={"name": "Ana"})
+    owner = api(
         f"{server.url}/api/account/register",
         "POST",
         guest["token"],
         {"username": "ana", "password": "correct horse"},
     )
     token = owner["token"]
-    bot = _http(f"{server.url}/api/account/bots", "POST", token, {"name": "Robô"})
-    room = _http(
+    bot = api(f"{server.url}/api/account/bots", "POST", token, {"name": "Robô"})
+    room = api(
         f"{server.url}/api/rooms",
         "POST",
         token,

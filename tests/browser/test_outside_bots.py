@@ -7,11 +7,8 @@ which it is. Nothing is mocked."""
 from __future__ import annotations
 
 import asyncio
-import json
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -19,22 +16,12 @@ from sefode.client import Client as SdkClient
 from sefode.client import RoomUpdate, ServerError
 
 from .conftest import MOBILE, Server
-from .helpers import catalogue, open_client, shoot, wait_ready
+from .helpers import api, catalogue, open_client, shoot, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_S = 60
 
-
-def _http(url: str, method: str, token: str | None = None, body: Any = None) -> Any:
-    headers = {"content-type": "application/json"}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        url, data=None if body is None else json.dumps(body).encode(), headers=headers, method=method
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.loads(response.read())
 
 
 def _bot_sits(url: str, token: str, room_id: str, seat: int) -> RoomUpdate | ServerError:
@@ -74,11 +61,11 @@ def _create_room(page: Page, name: str, outside_bots: bool) -> str:
 def test_the_owner_lets_outside_bots_sit_or_not_from_the_create_form(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
-    guest = _http(f"{server.url}/api/session", "POST", body={"name": "Bia"})
-    maker = _http(
+    guest = api(f"{server.url}/api/session", "POST", body={"name": "Bia"})
+    maker = api(
         f"{server.url}/api/account/register", "POST", guest["token"], {"username": "bia", "password": "correct horse"}
     )
-    bot = _http(f"{server.url}/api/account/bots", "POST", maker["token"], {"name": "Robô"})
+    bot = api(f"{server.url}/api/account/bots", "POST", maker["token"], {"name": "Robô"})
 
     client = open_client(browser, server.url, MOBILE)
     page = client.page

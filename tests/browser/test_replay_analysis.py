@@ -22,7 +22,7 @@ from sefode.analysis import count_decisions
 from sefode.client import Client, State, create_guest
 
 from .conftest import Server, make_server
-from .helpers import catalogue, open_client, shoot, wait_ready
+from .helpers import api, catalogue, open_client, shoot, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 WAIT_MS = 120_000
@@ -32,16 +32,6 @@ WAIT_MS = 120_000
 def analysis_server(tmp_path: Path) -> Iterator[Server]:
     yield from make_server(tmp_path, SEFODE_ANALYSIS_BUDGET_S="8")
 
-
-def _http(url: str, method: str, token: str, body: Any = None) -> Any:
-    request = urllib.request.Request(
-        url,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
-        method=method,
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.loads(response.read())
 
 
 def greedy(state: State) -> dict[str, Any]:
@@ -56,7 +46,7 @@ async def finished_match(url: str) -> tuple[str, str]:
     """A guest plays a short solo match (2 players, 2 lives) to its end; ``(token, match_id)``."""
     token, _ = await create_guest(url, "Ana")
     solo = {"bots": 1, "level": "normal", "options": {"players": 2, "lives": 2}}
-    room = await asyncio.to_thread(_http, f"{url}/api/solo", "POST", token, solo)
+    room = await asyncio.to_thread(api, f"{url}/api/solo", "POST", token, solo)
     async with Client(url, token) as client:
         await client.join(room["room_id"])
         end = await asyncio.wait_for(client.play(greedy), 120)
@@ -126,25 +116,23 @@ def test_the_replay_viewer_analyses_a_match_played_to_its_end_on_the_server(
     assert analysis["seat"] == 0 and len(analysis["decisions"]) == total
     marked = page.locator("[data-testid^=analysis-decision-][data-mistake='1']")
     expect(marked).to_have_count(analysis["mistakes"])
-    assert analysis["mistakes"] >= 1, "always bidding as high as possible is marked somewhere"
+    # Which decisions a time-bounded search marks varies with the deal and the machine's load (a whole match of
+    # highest bids was once marked nowhere); that a deliberate mistake is marked is tests/test_analysis.py's check.
     for i, d in enumerate(analysis["decisions"]):
         row = page.get_by_test_id(f"analysis-decision-{i}")
         expect(row).to_have_attribute("data-index", str(d["index"]))
         expect(row).to_have_attribute("data-mistake", "1" if d["mistake"] else "0")
         expect(row.get_by_test_id("analysis-mark")).to_have_count(1 if d["mistake"] else 0)
         assert d["chosen"] == {k: v for k, v in history["actions"][d["index"]].items() if k != "seat"}
-    # The search is bounded by time, so which decisions it marks varies with the machine's load: a bid is checked by
-    # its words when one is marked, any decision by the chosen move's text otherwise.
-    marked_bids = [i for i, d in enumerate(analysis["decisions"]) if d["mistake"] and "bid" in d["chosen"]]
-    bid = marked_bids[0] if marked_bids else next(i for i, d in enumerate(analysis["decisions"]) if d["mistake"])
+    decisions = analysis["decisions"]
+    bids = [i for i, d in enumerate(decisions) if "bid" in d["chosen"]]
+    assert bids, "a match of Fodinha has bids"
+    bid = next((i for i in bids if decisions[i]["mistake"]), bids[0])
     row = page.get_by_test_id(f"analysis-decision-{bid}")
-    if marked_bids:
-        chosen = analysis["decisions"][bid]["chosen"]["bid"]
-        expect(row.get_by_test_id("analysis-chosen")).to_have_text(
-            PT["analysis.chosen"].replace("{move}", PT["action.bid"].replace("{bid}", str(chosen)))
-        )
-    else:
-        expect(row.get_by_test_id("analysis-chosen")).not_to_be_empty()
+    chosen = decisions[bid]["chosen"]["bid"]
+    expect(row.get_by_test_id("analysis-chosen")).to_have_text(
+        PT["analysis.chosen"].replace("{move}", PT["action.bid"].replace("{bid}", str(chosen)))
+    )
     # Fodinha's own figure is named by its catalogue.
     expect(row).to_contain_text(PT["analysis.measure.made_bid"])
     page.get_by_test_id(f"analysis-decision-{bid}").scroll_into_view_if_needed()
