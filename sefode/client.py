@@ -44,6 +44,9 @@ PROTOCOL = 1
 COOKIE = "sefode_session"
 AUTH_CLOSE_CODES = frozenset({4401, 4403, 4410})
 """Close codes after which reconnecting cannot help: no session, refused origin, session ended (token revoked)."""
+RATE_RETRY_S = 0.1
+"""The first pause before an action refused with ``rate/limited`` is sent again; doubled up to RATE_RETRY_MAX_S."""
+RATE_RETRY_MAX_S = 2.0
 
 JSONObject = dict[str, Any]
 
@@ -470,10 +473,13 @@ class Client:
 
     async def play(self, decide: Any, *, until_match_end: bool = True) -> MatchEnd | None:
         """Run a bot: ``await decide(state)`` (or a plain function) returns the action JSON for each state in which
-        the seat is awaited; returns at the end of the match (or never, with ``until_match_end=False``).
+        the seat is awaited; returns at the end of the match (or never, with ``until_match_end=False``). An action
+        the server drops for the connection's message rate (``rate/limited``) is sent again after a pause.
 
         A match that ended while the connection was down is noticed from the snapshot (the room's ``last_match``)."""
         playing: str | None = None
+        sent: tuple[str | int, Mapping[str, Any], State] | None = None  # the last action: ref, action, its state
+        pause = RATE_RETRY_S
         async for event in self.events():
             if isinstance(event, State):
                 playing = event.match_id if event.seat is not None else playing
@@ -481,7 +487,15 @@ class Client:
                     choice = decide(event)
                     if asyncio.iscoroutine(choice):
                         choice = await choice
-                    await self.act(choice, event)
+                    sent = (await self.act(choice, event), choice, event)
+                    pause = RATE_RETRY_S
+            elif isinstance(event, ServerError) and event.code == "rate/limited" and sent and event.ref == sent[0]:
+                # A bot faster than the connection's message rate: the action was dropped, and no state will
+                # come until it is sent again. Wait, then send it again for the same state (a newer state, if
+                # one came meanwhile, makes it a harmless ``action/stale_state`` and is answered next).
+                await asyncio.sleep(pause)
+                pause = min(RATE_RETRY_MAX_S, pause * 2)
+                sent = (await self.act(sent[1], sent[2]), sent[1], sent[2])
             elif isinstance(event, MatchEnd) and until_match_end:
                 return event
             elif isinstance(event, RoomUpdate) and until_match_end and playing is not None:

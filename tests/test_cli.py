@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -13,7 +14,9 @@ from typing import Any
 import pytest
 
 import sefode.arena
+from sefode.cli import build_parser
 from sefode.games.fodinha import Fodinha, FodinhaState
+from sefode.store import db
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "sefode"
@@ -386,3 +389,17 @@ def test_simulate_plays_the_plugin_game_installed_as_its_own_distribution() -> N
     assert listed.returncode == 0
     games = {g["name"]: g for g in json.loads(listed.stdout)["games"]}
     assert games["lances"]["turns"] == "simultaneous" and "fodinha" in games
+
+
+def test_new_tokens_never_begin_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token, room id or invite beginning with ``-`` reads as an option on a command line (``--token -Ab…``):
+    1 in 32 did, and ``sefode bot`` refused to start. A dash-led draw is drawn again."""
+    draws = iter(["-dashfirst", "-again", "Fine-token"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda nbytes: next(draws))
+    assert db.new_token(8) == "Fine-token"
+
+
+def test_sefode_bot_takes_a_dash_led_token_given_with_equals() -> None:
+    """An old token beginning with ``-`` still works written ``--token=…`` (as docs/bots.md shows)."""
+    args = build_parser().parse_args(["bot", "--url=http://x", "--token=-Ab_c", "--room=-Rm", "--seat=1"])
+    assert (args.token, args.room, args.seat) == ("-Ab_c", "-Rm", 1)

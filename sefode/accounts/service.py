@@ -19,7 +19,7 @@ from sefode.accounts import passwords
 from sefode.accounts import tables as a
 from sefode.server import text
 from sefode.store import tables as s
-from sefode.store.db import now_ms, register_session_resolver, token_hash
+from sefode.store.db import new_token, now_ms, register_session_resolver, token_hash
 
 SESSION_MS = 30 * 24 * 3600 * 1000
 """An account session lasts 30 days."""
@@ -125,7 +125,7 @@ def player_by_session(engine: sa.Engine, token: str) -> tuple[str, str] | None:
 
 def open_session(conn: sa.Connection, player_id: str, now: int | None = None) -> Session:
     stamp = now_ms() if now is None else now
-    token = secrets.token_urlsafe(32)
+    token = new_token(32)
     conn.execute(
         a.account_sessions.insert().values(
             token_hash=token_hash(token), player_id=player_id, created_at=stamp, expires_at=stamp + SESSION_MS
@@ -148,7 +148,7 @@ def rotate_token(conn: sa.Connection, token: str | None, now: int | None = None)
     digest = token_hash(token)
     row = conn.execute(sa.select(s.players.c.id).where(s.players.c.token_hash == digest)).first()
     if row is not None:
-        fresh = secrets.token_urlsafe(32)
+        fresh = new_token(32)
         conn.execute(s.players.update().where(s.players.c.id == row[0]).values(token_hash=token_hash(fresh)))
         return Session(player_id=str(row[0]), token=fresh)
     player = player_for_token(conn, token, now)

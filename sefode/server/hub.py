@@ -24,7 +24,7 @@ from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
 from sefode.store import Store
-from sefode.store.db import Fence, FencedOut, create_match_on, save_room_on
+from sefode.store.db import Fence, FencedOut, create_match_on, new_token, save_room_on
 
 if TYPE_CHECKING:
     from sefode.server.cluster import Cluster
@@ -65,14 +65,18 @@ class Connection:
 
     _next = 0
 
-    def __init__(self, ws: WebSocket | None, player_id: str) -> None:
+    def __init__(
+        self, ws: WebSocket | None, player_id: str, burst: float = RATE_BURST, per_s: float = RATE_PER_S
+    ) -> None:
         Connection._next += 1
         self.id = Connection._next
         self.ws = ws
         self.player_id = player_id
         self.room: Room | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
-        self.tokens = RATE_BURST
+        self.burst = burst
+        self.per_s = per_s
+        self.tokens = burst
         self.stamp = time.monotonic()
         self.refused = 0
         self.closed = False
@@ -87,7 +91,7 @@ class Connection:
 
     def allow(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_S)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_s)
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -427,8 +431,8 @@ class Hub:
                     s["player_id"] = owner
                     break
         units = game.planned_units(normal)
-        room_id = secrets.token_urlsafe(6)
-        invite = secrets.token_urlsafe(18)
+        room_id = new_token(6)
+        invite = new_token(18)
         data: dict[str, Any] = {
             "name": name,
             "game": game.name,

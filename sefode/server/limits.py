@@ -38,6 +38,8 @@ class Limits:
     open_rooms_per_player: int = 10
     player_messages_burst: float = 60
     player_messages_per_s: float = 30
+    connection_messages_burst: float = 40
+    connection_messages_per_s: float = 20
     connections_per_player: int = 8
     password_free_failures: int = 5
     """Wrong room passwords allowed (per room, and per client) before the backoff starts."""
@@ -58,6 +60,8 @@ class Limits:
             open_rooms_per_player=10**12,
             player_messages_burst=big,
             player_messages_per_s=big,
+            connection_messages_burst=big,
+            connection_messages_per_s=big,
             connections_per_player=10**12,
         )
 

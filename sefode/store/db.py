@@ -65,6 +65,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_token(nbytes: int) -> str:
+    """``secrets.token_urlsafe(nbytes)`` that never begins with ``-``: tokens, room ids and invite links are typed
+    on command lines (``sefode bot --token T --room R``), where a leading dash reads as an option (1 in 32 did)."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     id: str
@@ -291,7 +300,7 @@ class Store:
     # ------------------------------------------------------------------ players
     def create_player(self, name: str) -> tuple[str, str]:
         """A new guest: (token, player id). Only the token's hash is stored."""
-        token = secrets.token_urlsafe(32)
+        token = new_token(32)
         player_id = secrets.token_hex(8)
         with self.engine.begin() as conn:
             conn.execute(

@@ -59,7 +59,7 @@ def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
     wait_ready(page)
     expect(page.get_by_test_id("seat-list")).to_be_visible()
 
-    command = [sys.executable, str(RANDOM_BOT), "--url", server.url, "--token", bot["token"], "--room", room_id]
+    command = [sys.executable, str(RANDOM_BOT), f"--url={server.url}", f"--token={bot['token']}", f"--room={room_id}"]
     proc = subprocess.Popen(
         [*command, "--seat", "1"],
         stdout=subprocess.PIPE,

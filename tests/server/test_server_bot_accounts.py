@@ -116,8 +116,9 @@ def test_a_bot_plays_a_match_and_never_earns_a_medal_or_a_rating(srv: LiveServer
     assert ana.join(room_id)["type"] == "room" and bia.join(room_id)["type"] == "room"
     bia.send("sit", seat=1)
     ana.wait(sat(other.id, 1))
+    flags = [f"--url={srv.url}", f"--token={made['token']}", f"--room={room_id}", "--seat=2"]
     proc = subprocess.Popen(
-        [sys.executable, str(RANDOM_BOT), "--url", srv.url, "--token", made["token"], "--room", room_id, "--seat", "2"],
+        [sys.executable, str(RANDOM_BOT), *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -10,6 +10,7 @@ hypothesis-generated HTTP bodies for every endpoint.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,6 @@ from hypothesis import strategies as st
 from server_helpers import LOOSE, Client, LiveServer, Player, running_server
 from table_helpers import start, table
 
-from sefode.server import hub as hub_module
 from sefode.server.limits import Limits
 
 HOSTILE_TEXT = st.sampled_from(
@@ -105,10 +105,9 @@ class Table:
 @pytest.fixture(scope="module")
 def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     path = tmp_path_factory.mktemp("fuzz") / "db.sqlite3"
-    with pytest.MonkeyPatch.context() as patch, running_server(f"sqlite:///{path}") as srv:
-        # The per-connection bucket is tested elsewhere (test_server_protocol); here every message must be handled.
-        patch.setattr(hub_module, "RATE_PER_S", 1e6)
-        patch.setattr(hub_module, "RATE_BURST", 1e6)
+    # The per-connection bucket is tested elsewhere (test_server_protocol); here every message must be handled.
+    limits = dataclasses.replace(LOOSE, connection_messages_burst=1e6, connection_messages_per_s=1e6)
+    with running_server(f"sqlite:///{path}", limits=limits) as srv:
         yield Table(srv)
 
 

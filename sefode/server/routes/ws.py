@@ -121,7 +121,8 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     if sum(1 for c in hub.connections if c.player_id == player_id) >= limiter.limits.connections_per_player:
         await _refuse(websocket, "rate/limited", "too many connections for this player", CLOSE_LIMIT)
         return
-    conn = Connection(websocket, player_id)
+    limits = limiter.limits
+    conn = Connection(websocket, player_id, limits.connection_messages_burst, limits.connection_messages_per_s)
     conn.session = token_hash(tok)
     conn.client = client_of(websocket)
     hub.connections.add(conn)
@@ -145,7 +146,8 @@ async def ws_endpoint(websocket: WebSocket) -> None:
                     reason = "flooding"
                     logs.warning("conn.flooding", conn=conn.id, player=conn.player_id)
                     break
-                conn.error("rate/limited", "too many messages; slow down", None)
+                # The ref comes back (as with every refusal) so that a client can send the refused message again.
+                conn.error("rate/limited", "too many messages; slow down", ref_of(raw))
                 continue
             try:
                 msg = parse_message(raw)
