@@ -124,14 +124,20 @@ def test_two_players_submit_in_secret_and_neither_sees_the_others_plays_before_b
     for p in (page, bpage):
         expect(p.get_by_test_id("table")).to_have_attribute("data-game", "guimenon")
         expect(p.get_by_test_id("gm-confirm")).to_be_visible()
-    # Turn 1 is 1 Moon: keep confirming until Ana holds a card she can play.
+    # Turn 1 is 1 Moon: keep confirming until Ana holds a card she can play. Each step waits for the server's word
+    # (Bia sees Ana's ✔, both pages show the next turn): a click on a page that had not drawn the new turn yet once
+    # confirmed a turn early for Bia, and Ana's card was then revealed at once.
     for _turn in range(6):
+        turn = page.get_by_test_id("gm-turn").inner_text()
+        expect(bpage.get_by_test_id("gm-turn")).to_have_text(turn)
         if page.locator("[data-testid=gm-hand] .gm-playable").count():
             break
+        page.get_by_test_id("gm-confirm").click()
+        expect(bpage.get_by_test_id("gm-other")).to_contain_text("✔")
+        bpage.get_by_test_id("gm-confirm").click()
         for p in (page, bpage):
-            p.get_by_test_id("gm-confirm").click()
-            expect(p.get_by_test_id("gm-waiting").or_(p.get_by_test_id("gm-confirm"))).to_be_visible()
-        expect(page.get_by_test_id("gm-confirm")).to_be_visible()
+            expect(p.get_by_test_id("gm-turn")).not_to_have_text(turn)
+            expect(p.get_by_test_id("gm-confirm")).to_be_visible()
     card = page.locator("[data-testid=gm-hand] .gm-playable").first
     card_id = card.get_attribute("data-card")
     assert card_id
