@@ -128,8 +128,6 @@ class RemoteConnection:
     closed = False
 
     def __init__(self, cluster: Cluster, edge: str, boot: str, conn_id: int, player_id: str) -> None:
-        from sefode.server.hub import RATE_BURST
-
         self.cluster = cluster
         self.edge = edge
         self.boot = boot
@@ -137,7 +135,6 @@ class RemoteConnection:
         self.id = conn_id
         self.player_id = player_id
         self.room: Room | None = None
-        self.tokens = RATE_BURST
         self.ws = None
         self.session: str | None = None
         self.client = f"node:{edge}"

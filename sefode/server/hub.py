@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-RATE_PER_S = 20.0
-RATE_BURST = 40.0
 MAX_REFUSED = 200
 QUEUE_LIMIT = 512
 SESSION_CACHE_S = 30.0
@@ -65,9 +63,8 @@ class Connection:
 
     _next = 0
 
-    def __init__(
-        self, ws: WebSocket | None, player_id: str, burst: float = RATE_BURST, per_s: float = RATE_PER_S
-    ) -> None:
+    def __init__(self, ws: WebSocket | None, player_id: str, burst: float, per_s: float) -> None:
+        """``burst`` and ``per_s``: the connection's message bucket (``Limits.connection_messages_*``)."""
         Connection._next += 1
         self.id = Connection._next
         self.ws = ws
