@@ -145,6 +145,11 @@ def test_two_players_submit_in_secret_and_neither_sees_the_others_plays_before_b
     board_before = bpage.get_by_test_id("gm-board").inner_text()
     assert "✔" not in other_before
     seen_before = len(bia.frames)
+    # A Location revealed on reveal may have put a token on each side already (a "pedra"): those are public.
+    theirs = "[data-testid^=gm-side-][data-testid$=-them] .gm-card"
+    theirs_before = bpage.locator(theirs).count()
+    last_view = [f["view"] for f in bia.frames if isinstance(f.get("view"), dict)][-1]
+    ana_side_before = [cell["cards"][0] for cell in last_view["board"]]
     card.click()
     page.locator(".gm-loc.gm-target").first.click()
     expect(page.get_by_test_id(f"gm-pending-{card_id}")).to_be_visible()
@@ -154,18 +159,18 @@ def test_two_players_submit_in_secret_and_neither_sees_the_others_plays_before_b
     expect(bpage.get_by_test_id("gm-other")).to_contain_text("✔")
     assert bpage.get_by_test_id("gm-other").inner_text().replace(" ✔", "") == other_before.replace(" ✔", "")
     assert bpage.get_by_test_id("gm-board").inner_text() == board_before
-    assert bpage.locator("[data-testid^=gm-side-][data-testid$=-them] .gm-card").count() == 0
+    assert bpage.locator(theirs).count() == theirs_before
     views = [f["view"] for f in bia.frames[seen_before:] if isinstance(f.get("view"), dict)]
     assert views, "Bia was told that Ana confirmed"
-    for view in views:  # what reached Bia's browser: no card on Ana's side, Ana's hand count unchanged
-        assert all(not cell["cards"][0] for cell in view["board"]), view["board"]
+    for view in views:  # what reached Bia's browser: Ana's side as it was, Ana's hand count unchanged
+        assert [cell["cards"][0] for cell in view["board"]] == ana_side_before, view["board"]
         assert view["hand_counts"][0] == views[0]["hand_counts"][0]
         assert "pending" not in json.dumps({k: v for k, v in view.items() if k != "me"})
     shoot(bpage, artifacts, "01-guimenon-other-confirmed")
     bpage.get_by_test_id("gm-confirm").click()
     # Both confirmed: the card is revealed to both, on Ana's side.
-    expect(bpage.locator("[data-testid^=gm-side-][data-testid$=-them] .gm-card").first).to_be_visible()
-    expect(page.locator("[data-testid^=gm-side-][data-testid$=-me] .gm-card").first).to_be_visible()
+    expect(bpage.locator(f"{theirs}[data-card='{card_id}']")).to_be_visible()
+    expect(page.locator(f"[data-testid^=gm-side-][data-testid$=-me] .gm-card[data-card='{card_id}']")).to_be_visible()
     revealed = [f["view"] for f in bia.frames if isinstance(f.get("view"), dict)][-1]
     assert any(u["card"] == card_id for cell in revealed["board"] for u in cell["cards"][0])
     shoot(bpage, artifacts, "02-guimenon-revealed")
