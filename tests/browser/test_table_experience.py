@@ -19,6 +19,20 @@ AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.j
 PT = catalogue("pt-BR")
 NEWER = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v"
 EN = catalogue("en")
+WATCH_FOCUS = """() => {
+  window.__lostFocus = [];
+  let armed = false;
+  const inPlace = (a) => !!(a && (a.closest('[data-focus-group]') || a.closest('[data-testid=end-overlay]')));
+  const main = document.querySelector('[data-testid=table]').parentElement;
+  new MutationObserver(() => {
+    const table = document.querySelector('[data-testid=table]');
+    if (!table || table.dataset.phase === 'over') return;
+    const a = document.activeElement;
+    const where = `v${table.dataset.version} ${table.dataset.phase} ${a ? a.tagName : 'none'}`;
+    if (inPlace(a)) armed = true;
+    else if (armed) window.__lostFocus.push(where);
+  }).observe(main, { childList: true });
+}"""
 
 
 def _axe(page: Page, what: str) -> list[dict[str, Any]]:
@@ -119,6 +133,9 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
     page.get_by_test_id("solo-start").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("table")).to_be_visible()
+    # Every redraw of the table is checked where it happens: once focus has entered the table, a redraw that leaves
+    # it outside the hand, the bid bar or the end overlay is recorded (with the table's version and phase).
+    page.evaluate(WATCH_FOCUS)
     decisions = 0
     shots = 0
     while True:
@@ -151,13 +168,9 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
                 shots += 1
             page.keyboard.press("Enter")
         page.wait_for_function(NEWER, arg=before)
-        # Focus stays in the hand or the bid bar after the action (never thrown back to the top of the page).
-        page.wait_for_function(
-            """() => {
-              const a = document.activeElement;
-              return !!(a && (a.closest('[data-focus-group]') || a.closest('[data-testid=end-overlay]')));
-            }"""
-        )
+        # Focus stays in the hand or the bid bar after the action and through every redraw that follows (the bots'
+        # moves, the end of a hand, the one-card hand once its card is played): never thrown back to the page.
+        assert page.evaluate("() => window.__lostFocus") == []
     expect(page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
     page.screenshot(path=str(artifacts / "keyboard-end-360x740.png"))
     assert noise == []

@@ -354,7 +354,7 @@ function myHand(ctx, view, mySeat, onPlay, paused) {
   const cards = view.hands[mySeat];
   const playable = new Set(paused ? [] : (view.legal || []).filter((a) => "play" in a).map((a) => a.play));
   if (Array.isArray(cards)) {
-    if (!cards.length) return h("div", { class: "my-hand empty", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1" });
+    if (!cards.length) return emptyHand();
     // The cards fan and overlap to fit the width (CSS reads --n); arrow keys move between them, Enter plays.
     return h(
       "div",
@@ -380,7 +380,12 @@ function myHand(ctx, view, mySeat, onPlay, paused) {
       h("div", { class: "forehead-note" }, t("table.forehead_note")),
     );
   }
-  return null;
+  // No card left (the forehead card played, or out of the match): the empty hand stays, so keyboard focus has a place.
+  return emptyHand();
+}
+
+function emptyHand() {
+  return h("div", { class: "my-hand empty", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1" });
 }
 
 /** The last trick, shown for a moment after it is taken: {event, since} while it is still on the felt, else null. */
