@@ -47,6 +47,8 @@ AUTH_CLOSE_CODES = frozenset({4401, 4403, 4410})
 RATE_RETRY_S = 0.1
 """The first pause before an action refused with ``rate/limited`` is sent again; doubled up to RATE_RETRY_MAX_S."""
 RATE_RETRY_MAX_S = 2.0
+BUSY_RETRY_S = 0.5
+"""The pause before a join answered ``server/busy`` (a room between two servers of a cluster) is sent again."""
 
 JSONObject = dict[str, Any]
 
@@ -281,6 +283,7 @@ class Client:
     _waiting: dict[str | int, asyncio.Future[Event]] = field(default_factory=dict, init=False, repr=False)
     _fresh: bool = field(default=False, init=False, repr=False)
     _closing: bool = field(default=False, init=False, repr=False)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False, repr=False)
 
     async def __aenter__(self) -> Client:
         await self.connect()
@@ -469,7 +472,22 @@ class Client:
                 event = ServerError("client/bad_message", f"could not read a server message: {err}: {raw!r:.200}")
             self._absorb(event)
             self._settle(event)
+            if isinstance(event, ServerError) and event.code == "server/busy" and self._join is not None:
+                self._join_again_soon(ws)
             yield event
+
+    def _join_again_soon(self, ws: ClientConnection) -> None:
+        """``server/busy``: the room is between two servers of a cluster; the join is sent again in a moment."""
+
+        async def later() -> None:
+            await asyncio.sleep(BUSY_RETRY_S)
+            if self._ws is ws and not self._closing and self._join is not None:
+                with contextlib.suppress(ConnectionClosed):
+                    await self.send(self._join)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def play(self, decide: Any, *, until_match_end: bool = True) -> MatchEnd | None:
         """Run a bot: ``await decide(state)`` (or a plain function) returns the action JSON for each state in which

@@ -38,6 +38,12 @@ if TYPE_CHECKING:
 
 DEFAULT_TTL_MS = 3000
 JOIN_TIMEOUT_S = float(os.environ.get("SEFODE_FORWARD_TIMEOUT_S", "3"))
+REJOIN_TRIES = 4
+"""How many times a join the server makes for a moved room is tried before the client is told to reconnect."""
+REJOIN_PAUSE_S = 0.25
+"""The pause before the second try; it doubles for each further one."""
+CLOSE_TRY_AGAIN = 1013
+"""WebSocket close code "try again later": the client reconnects by itself (docs/protocol.md)."""
 """How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
 
 _ACQUIRE = """
@@ -729,7 +735,11 @@ class Cluster:
             return True
         raise ClientError("server/busy", "the room is changing servers; try again")
 
-    async def rejoin(self, conn: Connection, join: dict[str, Any]) -> None:
+    async def rejoin(self, conn: Connection, join: dict[str, Any], attempt: int = 0) -> None:
+        """Join ``conn`` again where its room is now (the room moved; the client did not ask). A room between
+        owners (``server/busy``) is tried again, ``REJOIN_TRIES`` times in all with a growing pause; after that
+        the connection is closed with ``CLOSE_TRY_AGAIN`` so that the client reconnects and joins by itself: a
+        player is never left connected to a node that joins them nowhere."""
         if conn.closed:
             return
         try:
@@ -737,7 +747,16 @@ class Cluster:
                 self.leave_route(conn)
                 await self.hub._join(conn, join, local=True)
         except ClientError as err:
-            conn.error(err.code, err.message)
+            if err.code != "server/busy":
+                conn.error(err.code, err.message)
+            elif attempt + 1 < REJOIN_TRIES:
+                loop = asyncio.get_running_loop()
+                delay = REJOIN_PAUSE_S * 2**attempt
+                loop.call_later(delay, lambda: loop.create_task(self.rejoin(conn, join, attempt + 1)))
+            else:
+                logs.warning("cluster.rejoin_gave_up", conn=conn.id, room=join.get("room"), tries=REJOIN_TRIES)
+                self.leave_route(conn)
+                conn.end(CLOSE_TRY_AGAIN)
         except Exception as err:
             logs.error("cluster.rejoin_failed", err, conn=conn.id)
 

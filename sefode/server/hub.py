@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -111,6 +112,14 @@ class Connection:
             # Wake the sender so that it closes the socket.
             while not self.queue.empty():
                 self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def end(self, close_code: int) -> None:
+        """Close the connection from the server with ``close_code`` (its sender closes the socket); from now on it
+        handles no message."""
+        self.close_code = close_code
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
     def error(self, code: str, message: str, ref: Any = None) -> None:

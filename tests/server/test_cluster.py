@@ -125,6 +125,10 @@ class Human:
             elif kind == "error":
                 self.errors.append(msg["code"])
                 asked = False
+                if msg["code"] == "server/busy":
+                    # As the browser client does: the room is between two nodes; join again in a moment.
+                    await asyncio.sleep(0.5)
+                    await ws.send(json.dumps({"type": "join", "room": self.room_id}))
 
 
 async def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -365,6 +369,12 @@ async def scenario(rig: Rig, seed: int, rounds: int) -> tuple[list[Human], dict[
             await _pause_round(play, round_facts)
         facts["rooms"] = play.rooms
         await _until(lambda: not play.live(), "every match to end", timeout=DEADLINE_S)
+        # A match has ended once one of its players saw it end; the other may be reconnecting at that moment (its
+        # node was paused or its join was being moved) and learns it from the room it joins again: wait for that,
+        # since every player's view of the end is checked below.
+        await _until(
+            lambda: all(h.ended is not None for h in play.humans), "every player to see its match end", timeout=30.0
+        )
     finally:
         for task in play.tasks:
             task.cancel()

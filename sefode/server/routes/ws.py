@@ -43,10 +43,7 @@ def end_sessions(hub: Hub, player_id: str, token: str | None = None) -> int:
             continue
         if digest is not None and conn.session != digest:
             continue
-        conn.close_code = CLOSE_SESSION_ENDED
-        conn.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            conn.queue.put_nowait(None)
+        conn.end(CLOSE_SESSION_ENDED)
         closed += 1
     if closed:
         logs.event("conn.session_ended", player=player_id, connections=closed)
@@ -186,8 +183,10 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         if reason == "flooding":
             with contextlib.suppress(Exception):
                 await websocket.close(CLOSE_LIMIT)
-        if conn.close_code is not None:
+        if conn.close_code == CLOSE_SESSION_ENDED:
             reason = "session_ended"
+        elif conn.close_code is not None:
+            reason = f"closed_{conn.close_code}"
         logs.event("conn.close", conn=conn.id, player=conn.player_id, reason=reason)
 
 

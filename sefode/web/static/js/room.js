@@ -906,6 +906,9 @@ export async function renderRoom(ctx, roomId) {
           rs.conn.close();
           forgetSession();
           ctx.navigate(location.pathname, true);
+        } else if (msg.code === "server/busy") {
+          // The room is between two servers of a cluster: join again in a moment (nothing the player must do).
+          setTimeout(() => rs.conn && rs.conn.rejoin(), 500);
         } else if (msg.code === "room/not_found") {
           rs.conn.close();
           page.replaceChildren(notFoundPage(errorText(msg), "room-error"));

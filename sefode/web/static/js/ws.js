@@ -48,10 +48,7 @@ export class RoomConnection {
       this.attempt = 0;
       const token = getToken();
       if (token) socket.send(JSON.stringify({ type: "auth", token }));
-      const join = { type: "join", room: this.roomId };
-      if (this.access.password) join.password = this.access.password;
-      if (this.access.invite) join.invite = this.access.invite;
-      socket.send(JSON.stringify(join));
+      socket.send(JSON.stringify(this.joinMessage()));
       this.onStatus("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
@@ -82,6 +79,18 @@ export class RoomConnection {
       this.attempt += 1;
       this.retryTimer = setTimeout(() => this.connect(), delay);
     });
+  }
+
+  joinMessage() {
+    const join = { type: "join", room: this.roomId };
+    if (this.access.password) join.password = this.access.password;
+    if (this.access.invite) join.invite = this.access.invite;
+    return join;
+  }
+
+  /** Ask to join again (after `server/busy`: the room was between two servers of a cluster). */
+  rejoin() {
+    return this.send(this.joinMessage());
   }
 
   send(message) {
