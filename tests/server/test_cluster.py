@@ -686,3 +686,95 @@ async def _restart_case(rig: Rig) -> dict[str, Any]:
 
 async def _is(value: Any, expected: Any) -> bool:
     return bool(await value == expected)
+
+
+def test_the_clock_runs_on_the_new_owner_after_a_failover(tmp_path: Path) -> None:
+    """A player who stays connected but does not move, in a room whose owner is killed while it is their turn: the
+    new owner rebuilds the match with the seat's clock (in full: the player does not lose the takeover's seconds),
+    and when it runs out the table plays for them there (reason ``clock``, not ``absent``: they were connected), and
+    the match goes on with its bots."""
+    env = {"SEFODE_BOT_DELAY_S": "0.1", "SEFODE_DISCONNECT_GRACE_S": "120", "SEFODE_BOT_THINK_MS": "20"}
+    with cluster(tmp_path, nodes=2, ttl_ms=2000, env=env) as rig:
+        facts = run_async(_clock_case(rig))
+        print("clock facts:", json.dumps(facts))
+        store = Store(rig.database_url)
+        try:
+            with store.engine.connect() as conn:
+                rows = conn.execute(
+                    sa.select(t.actions.c.idx, t.actions.c.seat, t.actions.c.source, t.actions.c.node)
+                    .join(t.matches, t.matches.c.id == t.actions.c.match_id)
+                    .where(t.matches.c.room_id == facts["room"])
+                    .order_by(t.actions.c.idx)
+                ).all()
+        finally:
+            store.close()
+    # The stored log agrees: the seat's move after the kill is the clock's, written by the new owner.
+    covered = rows[facts["version_at_kill"]]
+    assert (covered.seat, covered.source, covered.node) == (0, "clock", "n2"), rows
+    assert all(r.node == "n1" for r in rows[: facts["version_at_kill"]])
+
+
+async def _clock_case(rig: Rig) -> dict[str, Any]:
+    base = rig.node_base("n1")
+    token = (await _post(base, "/api/session", {"name": "lenta"}))["token"]
+    body = {"name": "c", "options": OPTIONS, "bots": {"1": "normal", "2": "normal", "3": "normal"}, "clock_s": 5}
+    room_id = str((await _post(base, "/api/rooms", body, token))["room_id"])
+    assert rig.owner(room_id) == "n1"
+    states: list[dict[str, Any]] = []
+    started = False
+
+    async def silent() -> None:
+        """Joins through the proxy (again after any drop or ``server/busy``), starts the match once, never moves."""
+        nonlocal started
+        ws_base = rig.base.replace("http://", "ws://")
+        while True:
+            try:
+                async with connect(
+                    f"{ws_base}/ws", additional_headers={"authorization": f"Bearer {token}"}, ping_interval=None
+                ) as ws:
+                    await ws.send(json.dumps({"type": "join", "room": room_id}))
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg["type"] == "room" and msg["room"]["match"] is None and not started:
+                            started = True
+                            await ws.send(json.dumps({"type": "start"}))
+                        elif msg["type"] == "state":
+                            states.append(msg)
+                        elif msg["type"] == "error" and msg["code"] == "server/busy":
+                            await asyncio.sleep(0.3)
+                            await ws.send(json.dumps({"type": "join", "room": room_id}))
+            except Exception:  # the node died: reconnect through the proxy
+                await asyncio.sleep(0.1)
+
+    def my_turn() -> dict[str, Any] | None:
+        mine = [s for s in states if s["seat"] == 0 and 0 in s["awaiting"] and s["legal"]]
+        return mine[-1] if mine else None
+
+    task = asyncio.create_task(silent())
+    try:
+        await _until(lambda: my_turn() is not None, "the silent player's first turn")
+        turn = my_turn()
+        assert turn is not None
+        version = int(turn["version"])
+        rig.signal("n1", signal.SIGKILL)
+        await asyncio.to_thread(rig.procs["n1"].wait, 10)
+        await _until(lambda: rig.owner(room_id) == "n2", "n2 to take the room")
+
+        def covered() -> list[dict[str, Any]]:
+            return [
+                e
+                for s in states
+                if s["version"] > version
+                for e in s["events"]
+                if e["type"] == "played_for" and e["seat"] == 0
+            ]
+
+        await _until(lambda: bool(covered()), "the table to play for the silent player on the new owner", 40.0)
+        assert covered()[0]["reason"] == "clock", covered()
+        # And the match goes on after it: the bots move again.
+        await _until(lambda: max(s["version"] for s in states) > version + 2, "play after the clock ran out")
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return {"room": room_id, "version_at_kill": version}
