@@ -38,13 +38,13 @@ if TYPE_CHECKING:
 
 DEFAULT_TTL_MS = 3000
 JOIN_TIMEOUT_S = float(os.environ.get("SEFODE_FORWARD_TIMEOUT_S", "3"))
+"""How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
 REJOIN_TRIES = 4
 """How many times a join the server makes for a moved room is tried before the client is told to reconnect."""
 REJOIN_PAUSE_S = 0.25
 """The pause before the second try; it doubles for each further one."""
 CLOSE_TRY_AGAIN = 1013
 """WebSocket close code "try again later": the client reconnects by itself (docs/protocol.md)."""
-"""How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
 
 _ACQUIRE = """
 if redis.call('exists', KEYS[1]) == 1 then return {0, redis.call('get', KEYS[1])} end
