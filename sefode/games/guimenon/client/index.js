@@ -23,7 +23,11 @@ const typeNames = (types) => (types || []).map((x) => t(`guimenon.type.${x}`)).j
 export function cardFrame(card, extra = {}) {
   const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
   const text = card.text === undefined ? cardText(card.card) : card.text;
-  return h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card } },
+  // A card that can be touched is a button for the keyboard and screen readers too (Enter and Space: room.js).
+  const button = extra.onclick ? { role: "button", tabindex: "0", "aria-label": extra.label || cardName(card.card),
+    "aria-pressed": extra.pressed === undefined ? null : String(Boolean(extra.pressed)),
+    "aria-disabled": extra.disabled ? "true" : null } : {};
+  return h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card }, ...button },
     h("div", { class: "gm-cardtop" },
       card.cost === undefined ? null : h("span", { class: "gm-cost", title: t("guimenon.moon"), text: String(card.cost) }),
       h("span", { class: "gm-cardname", text: cardName(card.card) }),
@@ -60,7 +64,7 @@ export function renderTable(ctx) {
       t("guimenon.hand_deck").replace("{hand}", view.hand_counts[other]).replace("{deck}", view.deck_counts[other]) +
       (view.confirmed[other] ? " ✔" : "") }));
 
-  const board = h("div", { class: "gm-board", testid: "gm-board" });
+  const board = h("div", { class: "gm-board", testid: "gm-board", "data-focus-group": "board", tabindex: "-1", role: "group", "aria-label": t("guimenon.board") });
   for (let li = 0; li < 3; li++) {
     const info = view.locations[li];
     const cell = view.board[li];
@@ -77,6 +81,7 @@ export function renderTable(ctx) {
         for (const p of me.pending.filter((x) => x.location === li)) {
           el.appendChild(cardFrame({ ...p, text: "" }, {
             class: "gm-pending", testid: `gm-pending-${p.card}`,
+            label: t("guimenon.action.take_back").replace("{card}", cardName(p.card)),
             onclick: () => legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
           }));
         }
@@ -89,6 +94,7 @@ export function renderTable(ctx) {
     board.appendChild(h("div", {
       class: `gm-loc${target ? " gm-target" : ""}`, testid: `gm-loc-${li}`,
       onclick: target ? () => { memory.selected = null; ctx.act({ place: selected, location: li }); } : null,
+      ...(target ? { role: "button", tabindex: "0", "aria-label": t("guimenon.place_here").replace("{location}", li + 1) } : {}),
     },
       sideEl(other),
       h("div", { class: "gm-stars" },
@@ -101,13 +107,15 @@ export function renderTable(ctx) {
 
   const parts = [head, board];
   if (me) {
-    const hand = h("div", { class: "gm-hand", testid: "gm-hand" });
+    const hand = h("div", { class: "gm-hand", testid: "gm-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("guimenon.your_hand") });
     for (const c of me.hand) {
       const playable = legal.some((a) => a.place === c.card);
       const discardable = discarding && legal.some((a) => a.discard === c.card);
       const cls = [c.card === selected ? "gm-selected" : "", playable || discardable ? "gm-playable" : "gm-unplayable"];
       hand.appendChild(cardFrame(c, {
         class: cls.join(" "), testid: `gm-hand-${c.card}`,
+        pressed: c.card === selected, disabled: !(playable || discardable),
+        label: discardable ? t("guimenon.action.discard").replace("{card}", cardName(c.card)) : t("guimenon.select_card").replace("{card}", cardName(c.card)),
         onclick: () => {
           if (discardable) { ctx.act({ discard: c.card }); return; }
           if (!playable) return;

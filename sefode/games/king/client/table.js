@@ -144,14 +144,14 @@ function contractPanel(ctx, view, paused) {
   const open = view.pool_open
     ? h("p", { class: "pool-open", testid: "pool-open" }, t("king.pool_open"), ": ", view.pool_open.map(contractName).join(", "))
     : null;
-  return h("div", { class: "decision contract-panel", testid: "contract-panel" }, h("h3", {}, t("king.choose_contract")), h("div", { class: "contract-buttons" }, buttons), open, quotas);
+  return h("div", { class: "decision contract-panel", testid: "contract-panel", "data-focus-group": "bid" }, h("h3", {}, t("king.choose_contract")), h("div", { class: "contract-buttons" }, buttons), open, quotas);
 }
 
 function trumpPanel(ctx, view, paused) {
   const legal = new Set(paused ? [] : (view.legal || []).filter((a) => "trump" in a).map((a) => a.trump));
   return h(
     "div",
-    { class: "decision trump-panel", testid: "trump-panel" },
+    { class: "decision trump-panel", testid: "trump-panel", "data-focus-group": "bid" },
     h("h3", {}, t("king.choose_trump")),
     h(
       "div",
@@ -178,7 +178,7 @@ function myHand(ctx, view, mySeat, paused) {
   const playable = new Set(myTurn ? (view.legal || []).filter((a) => "play" in a).map((a) => a.play) : []);
   return h(
     "div",
-    { class: "my-hand", testid: "my-hand" },
+    { class: "my-hand", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("king.your_hand") },
     sortCards(cards).map((c) => {
       const ok = playable.has(c);
       const why = myTurn && !ok ? reasonText(view, c) : null;

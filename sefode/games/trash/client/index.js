@@ -150,7 +150,7 @@ function board(ctx, view, legal, selection) {
       h("span", { class: "label" }, t("trash.new_pile")),
     ),
   );
-  return h("div", { class: "trash-board", testid: "trash-board" }, items);
+  return h("div", { class: "trash-board", testid: "trash-board", "data-focus-group": "piles", role: "group", "aria-label": t("trash.piles") }, items);
 }
 
 function myHand(ctx, view, selection) {
@@ -166,7 +166,7 @@ function myHand(ctx, view, selection) {
   };
   return h(
     "div",
-    { class: "trash-hand my-hand", testid: "my-hand" },
+    { class: "trash-hand my-hand", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("trash.your_hand") },
     sorted(view.hand).map((card) =>
       cardEl(card, {
         size: "lg",

@@ -385,6 +385,8 @@ export async function renderRoom(ctx, roomId) {
   }
 
   const FOCUSABLE = "button:not([disabled]), [tabindex='0']";
+  /** FOCUSABLE within the elements ``scope`` selects (each alternative of the list scoped, not only the first). */
+  const focusableIn = (scope) => FOCUSABLE.split(",").map((one) => `${scope} ${one.trim()}`).join(", ");
 
   function restoreFocus(place, gctx) {
     if (!place.free) return;
@@ -393,7 +395,11 @@ export async function renderRoom(ctx, roomId) {
     // Your turn: the first choice of the decision (the bid bar, else the hand) takes focus.
     if (becameMine) {
       const current = byId && byId.matches(FOCUSABLE) && byId.closest("[data-focus-group]") ? byId : null;
-      const first = current || main.querySelector(`[data-focus-group='bid'] ${FOCUSABLE}, [data-focus-group] ${FOCUSABLE}`);
+      const first =
+        current ||
+        main.querySelector(focusableIn("[data-focus-group='bid']")) ||
+        main.querySelector(focusableIn("[data-focus-group='hand']")) ||
+        main.querySelector(focusableIn("[data-focus-group]"));
       if (first) {
         first.focus({ preventScroll: true });
         return;
@@ -424,6 +430,12 @@ export async function renderRoom(ctx, roomId) {
     const el = event.target;
     if (el && el.closest && el.closest("input, textarea, select, dialog, [contenteditable]")) return;
     if (!rs.state || !main.querySelector("[data-testid=table]")) return;
+    if ((event.key === "Enter" || event.key === " ") && el && el.getAttribute && el.getAttribute("role") === "button" && el.tagName !== "BUTTON" && main.contains(el)) {
+      // A table element that acts as a button (a pile, a Location) answers Enter and Space as a button does.
+      el.click();
+      event.preventDefault();
+      return;
+    }
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       const group = (el && el.closest && el.closest("[data-focus-group]")) || main.querySelector("[data-focus-group='hand']");
       if (!group) return;
