@@ -127,3 +127,24 @@ def test_the_bots_decide_from_their_information_set_alone() -> None:
             second = bot(kind).choose(Seen(GAME, other, seat))
             assert first == second, kind
     assert differing > 10
+
+
+def test_near_the_turn_limit_the_search_counts_no_one_winning_as_a_loss_that_grows() -> None:
+    """RULINGS §3 (the 100-turn limit): a match that reaches it has no winner, a loss for every seat. In the last
+    ``late`` turns the hard bot's reward gives "no one wins" a share of the softmax that grows towards the limit, so
+    a stalemate no longer looks free to it."""
+    hooks = TrashHooks(late=40, nobody=(30.0, 90.0))
+    st = situations(1, 8)[0]
+    early = hooks.rewards(st, st)
+    assert abs(sum(early) - 1 / 1.1) < 1e-9  # the fixed tenth far from the limit
+    shares = []
+    for left in (39, 20, 1):
+        st.turns = [100 - left] * st.n
+        rewards = hooks.rewards(st, st)
+        assert all(r >= 0 for r in rewards)
+        shares.append(sum(rewards))
+        # The seats keep their order: the softmax of the hands is only scaled down.
+        assert sorted(range(st.n), key=lambda s: rewards[s]) == sorted(range(st.n), key=lambda s: early[s])
+    assert shares[0] > shares[1] > shares[2] > 0.0
+    assert shares[2] < 0.5  # at the limit a stalemate is nearly certain: the seats' hands are worth far less
+    assert TrashHooks(late=0).rewards(st, st) == early  # late=0: the fixed tenth to the end

@@ -31,7 +31,7 @@ from typing import Any
 from sefode.bots.policies import GamePolicies, register_policies
 from sefode.bots.search import SearchHooks, register_hooks
 from sefode.engine import Action
-from sefode.games.trash.rules import COLLECT, DRAW, LITTER, SWAP, TRASH, adjacency, rank_of
+from sefode.games.trash.rules import COLLECT, DRAW, LITTER, SWAP, TRASH, TURN_LIMIT, adjacency, rank_of
 from sefode.games.trash.state import TrashState
 
 OUT = -1000.0
@@ -351,9 +351,10 @@ def progress(st: TrashState, seat: int) -> float:
     return 0.04 + value
 
 
-def win_chances(st: TrashState, temperature: float) -> list[float]:
+def win_chances(st: TrashState, temperature: float, nobody: float | None = None) -> list[float]:
     """A guess at each seat's chance to win from here: a softmax of the hands' values over the seats still
-    in (a seat out has none). The sum stays below 1: some matches end with no winner."""
+    in (a seat out has none). The sum stays below 1: some matches end with no winner. Without ``nobody`` that
+    share is a fixed tenth; with it, "no one wins" is one more choice of the softmax, as a hand of that value."""
     values: list[float] = []
     for s in range(st.n):
         if not st.alive[s]:
@@ -362,7 +363,12 @@ def win_chances(st: TrashState, temperature: float) -> list[float]:
         values.append(hand_value(st.hands[s], Sight(st, s, full=False), [p[-1] for p in st.piles])[0])
     top = max(values)
     weights = [math.exp((v - top) / temperature) if st.alive[s] else 0.0 for s, v in enumerate(values)]
-    total = sum(weights) * 1.1
+    if nobody is None:
+        total = sum(weights) * 1.1
+    else:
+        top_all = max(top, nobody)
+        weights = [w * math.exp((top - top_all) / temperature) for w in weights]
+        total = sum(weights) + math.exp((nobody - top_all) / temperature)
     return [w / total for w in weights]
 
 
@@ -415,7 +421,9 @@ class TrashHooks(SearchHooks):
       and the exact value of a draw costs half as much an iteration and did no better), with a share ``noise``
       of easy moves;
     * ``horizon`` of ``rounds`` rounds, ``rewards`` a softmax of the hands' values (1 to the winner of a match
-      that ended);
+      that ended); in the last ``late`` turns before the turn limit, "no one wins" is a choice of that softmax,
+      as a hand whose value grows from ``nobody[0]`` (``late`` turns left) to ``nobody[1]`` (at the limit), so
+      the search no longer counts on a stalemate costing it nothing;
     * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method).
 
     Measured in ``docs/benchmarks.md`` (One Man's Trash): the defaults are the best of what was tried."""
@@ -432,7 +440,11 @@ class TrashHooks(SearchHooks):
         scale: float = 1.0,
         model_others: bool = True,
         infer: float = 0.3,
+        late: int = 40,
+        nobody: tuple[float, float] = (30.0, 90.0),
     ) -> None:
+        self.late = late
+        self.nobody = nobody
         self.infer = infer
         self._draws: tuple[tuple[Any, ...], dict[int, list[int]]] | None = None
         self.model_others = model_others
@@ -457,7 +469,12 @@ class TrashHooks(SearchHooks):
         k = self.scale
         if st.turn < 0:
             return [k if s == st.winner else 0.0 for s in range(n)]
-        return [k * v for v in win_chances(st, self.temperature)]
+        left = TURN_LIMIT - max(st.turns)
+        if left >= self.late:
+            return [k * v for v in win_chances(st, self.temperature)]
+        low, high = self.nobody
+        nobody = high - (high - low) * left / self.late
+        return [k * v for v in win_chances(st, self.temperature, nobody)]
 
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
