@@ -54,7 +54,7 @@ def _arrow_to(page: Page, selector: str, limit: int = 40) -> bool:
     return False
 
 
-def _shift_tab_into(page: Page, group: str, limit: int = 10, key: str = "Shift+Tab") -> None:
+def _shift_tab_into(page: Page, group: str, limit: int = 40, key: str = "Shift+Tab") -> None:
     for _ in range(limit):
         if _focused(page) == group:
             return
