@@ -1,4 +1,4 @@
-"""Cards, ranks, suits and decks, in the notation of RULINGS.md.
+"""Cards, ranks, suits and decks, in the notation of docs/rulings.md §0.1.
 
 A card is written rank then suit letter: ``4c``, ``7h``, ``Td``; jokers are ``X1`` and ``X2``.
 Suits: ``c`` clubs (paus), ``h`` hearts (copas), ``s`` spades (espadas), ``d`` diamonds (ouros).

@@ -74,7 +74,7 @@ class Outcome:
     ``placements[seat]`` is 1 for first; equal places are shared (competition ranking, 1 2 2 4).
     ``units`` groups the seats that share a place as a pair or team (every seat alone when empty); awards
     and ratings read units from here and never re-derive them. ``no_winner`` marks a match that ended with
-    nobody placed (RULINGS §3): every seat then has the last place, and no medal or rating changes.
+    nobody placed (docs/rulings.md §3.12): every seat then has the last place, and no medal or rating changes.
     ``scores`` are the final figures to show (lives, points...), one per seat, or None.
     """
 

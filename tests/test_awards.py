@@ -1,4 +1,4 @@
-"""Medals for one match and the leaderboard order (seed 002, RULINGS §1): the pure rules of sefode.awards."""
+"""Medals for one match and the leaderboard order (seed 002, docs/rulings.md §1): the pure rules of sefode.awards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tournaments (seed 002, RULINGS §1): points, both tie-breaks, shared titles, validity, trophies, abandonment."""
+"""Tournaments (seed 002, docs/rulings.md §1): points, both tie-breaks, shared titles, validity, trophies,
+abandonment."""
 
 from __future__ import annotations
 

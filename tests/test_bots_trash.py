@@ -130,9 +130,9 @@ def test_the_bots_decide_from_their_information_set_alone() -> None:
 
 
 def test_near_the_turn_limit_the_search_counts_no_one_winning_as_a_loss_that_grows() -> None:
-    """RULINGS §3 (the 100-turn limit): a match that reaches it has no winner, a loss for every seat. In the last
-    ``late`` turns the hard bot's reward gives "no one wins" a share of the softmax that grows towards the limit, so
-    a stalemate no longer looks free to it."""
+    """docs/rulings.md §3.5 (the 100-turn limit): a match that reaches it has no winner, a loss for every seat. In the
+    last ``late`` turns the hard bot's reward gives "no one wins" a share of the softmax that grows towards the limit,
+    so a stalemate no longer looks free to it."""
     hooks = TrashHooks(late=40, nobody=(30.0, 90.0))
     st = situations(1, 8)[0]
     early = hooks.rewards(st, st)

@@ -1,4 +1,5 @@
-"""Every line of seed 003 and RULINGS §4, one named test each (cards have theirs in test_guimenon_cards.py)."""
+"""Every line of seed 003 and ruling of docs/rulings.md §4, one named test each (cards have theirs in
+test_guimenon_cards.py)."""
 
 from __future__ import annotations
 

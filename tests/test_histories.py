@@ -25,7 +25,7 @@ HERE = Path(__file__).parent / "histories"
 HISTORIES = sorted(p for p in HERE.glob("*.json") if not p.name.endswith(".expect.json"))
 ROOT = Path(__file__).parent.parent
 
-# Which RULINGS.md §1 rows (and shared details) each good history covers; every row must be covered.
+# Which rulings of docs/rulings.md §1 each good history covers; every row must be covered.
 COVERAGE: dict[str, list[str]] = {
     "deck (1 deck, 2 decks with each copy its own card)": ["sefode_issue_example", "sefode_two_decks"],
     "common order": ["sefode_issue_example", "sefode_bolo_and_lead", "7letras_rules"],

@@ -1,7 +1,7 @@
 """One Man's Trash hand-written histories (``tests/histories/trash/*.json``), replayed against their companions.
 
-Each ``<name>.json`` is a ``sefode-history/1`` file written by hand for one paragraph of seed 004 or one line
-of RULINGS §3; ``<name>.expect.json`` holds what its replay must give, worked out by hand: ``exit`` (0, or 2
+Each ``<name>.json`` is a ``sefode-history/1`` file written by hand for one paragraph of seed 004 or one ruling
+of docs/rulings.md §3; ``<name>.expect.json`` holds what its replay must give, worked out by hand: ``exit`` (0, or 2
 when an action or the setup is refused), ``error`` (``null`` or its ``index`` and ``code``) and any of the
 report keys ``sefode replay`` prints (``over``, ``winner``, ``placements``, ``turns``, ``out``, ``piles``,
 ``hand_sizes``).
@@ -26,7 +26,7 @@ HISTORIES = sorted(p for p in HERE.glob("*.json") if not p.name.endswith(".expec
 ROOT = Path(__file__).parent.parent
 REPORT_KEYS = {"over", "winner", "placements", "turns", "out", "piles", "hand_sizes", "error"}
 
-# Which paragraph of seed 004 / line of RULINGS §3 each history covers; every one must be covered.
+# Which paragraph of seed 004 / ruling of docs/rulings.md §3 each history covers; every one must be covered.
 COVERAGE: dict[str, list[str]] = {
     "seed § requirements (jokers are the Collectors)": ["requirements_jokers_are_collectors"],
     "seed § requirements (no jokers: two aces out, two aces Collectors)": [
@@ -71,26 +71,26 @@ COVERAGE: dict[str, list[str]] = {
     "seed § winning (four of a kind empties the hand)": ["win_with_four_of_a_kind"],
     "seed § winning (not on a Collector)": ["four_of_a_kind_on_a_collector_is_no_win"],
     "seed § winning (the last remaining player loses)": ["last_player_left_loses_no_winner"],
-    "RULINGS §3 no jokers: the deal may hold any two aces": ["no_jokers_deal_names_the_collector_aces"],
-    "RULINGS §3 turn order and one action per turn": ["bad_out_of_turn", "bad_two_actions_in_one_turn"],
-    "RULINGS §3 100 turns per player: no winner": [
+    "docs/rulings.md §3.2 no jokers: the deal may hold any two aces": ["no_jokers_deal_names_the_collector_aces"],
+    "docs/rulings.md §3.3 turn order and one action per turn": ["bad_out_of_turn", "bad_two_actions_in_one_turn"],
+    "docs/rulings.md §3.5 100 turns per player: no winner": [
         "turn_limit_100_turns_each_no_winner",
         "bad_play_after_the_turn_limit",
     ],
-    "RULINGS §3 the pile invariant (top card only)": [
+    "docs/rulings.md §3.6 the pile invariant (top card only)": [
         "swap_two_eights_for_two_fours",
         "bad_trash_looks_at_the_top_card_only",
         "issue_example",
     ],
-    "RULINGS §3 several cards on a Collector": ["trash_several_on_a_collector"],
-    "RULINGS §3 multi-card swap": ["swap_two_eights_for_two_fours"],
-    "RULINGS §3 null collect": ["collect_a_lone_collector_is_a_null_move"],
-    "RULINGS §3 trashing the last cards without four of a kind puts out": ["out_by_trashing_the_last_cards"],
-    "RULINGS §3 the new pile to the right; empty Draw Pile, never reshuffled": [
+    "docs/rulings.md §3.7 several cards on a Collector": ["trash_several_on_a_collector"],
+    "docs/rulings.md §3.8 multi-card swap": ["swap_two_eights_for_two_fours"],
+    "docs/rulings.md §3.9 null collect": ["collect_a_lone_collector_is_a_null_move"],
+    "docs/rulings.md §3.10 trashing the last cards without four of a kind puts out": ["out_by_trashing_the_last_cards"],
+    "docs/rulings.md §3.11 the new pile to the right; empty Draw Pile, never reshuffled": [
         "litter_a_new_pile_to_the_right",
         "bad_draw_from_an_empty_draw_pile",
     ],
-    "RULINGS §3 places": ["places_winner_still_in_and_exits", "win_with_four_of_a_kind"],
+    "docs/rulings.md §3.12 places": ["places_winner_still_in_and_exits", "win_with_four_of_a_kind"],
 }
 
 

@@ -11,7 +11,7 @@ max_cards), with leaves, shows and 7 Letras late joins at random legal moments. 
 * resample keeps the seat's information set (key and view) and conserves the cards.
 
 Every match ends (bounded steps) with a valid competition ranking, and replaying its exported history
-(same options, seed and actions) gives the same match. The finished record is checked against RULINGS §1
+(same options, seed and actions) gives the same match. The finished record is checked against docs/rulings.md §1
 as well: the pé rule, every trick counted, scoring and void hands, the hand-size cycle, the dealer's
 rotation, placements and the leaving forfeits.
 """
@@ -97,12 +97,12 @@ def all_keys(value: Any) -> set[str]:
 
 
 def vira_visible(st: FodinhaState) -> bool:
-    """RULINGS §1: the vira is face up except in a one-card 7 Letras round still being played."""
+    """docs/rulings.md §1.3: the vira is face up except in a one-card 7 Letras round still being played."""
     return st.vira >= 0 and (st.size > 1 or st.phase == OVER)
 
 
 def may_see_hand(st: FodinhaState, viewer: int | None, owner: int) -> bool:
-    """RULINGS §1: own hand; in a one-card hand everyone's but one's own; a shown hand (7 Letras)."""
+    """docs/rulings.md §1.10 and §1.21: own hand; in a one-card hand all but one's own; a shown hand (7 Letras)."""
     if st.phase == OVER:
         return False
     if st.size > 1:
@@ -324,7 +324,7 @@ def _check_records(st: FodinhaState) -> None:
 
 
 def _check_cycle_and_dealer(st: FodinhaState) -> None:
-    """RULINGS §1 over the whole record: the hand-size cycle (1, 2, .. the most that fits, .. 1, 2 ..; peak
+    """docs/rulings.md §1.12 over the whole record: the hand-size cycle (1, 2, .. the most that fits, .. 1, 2 ..; peak
     and 1 not repeated; Se Fode resets to 1 after an elimination; a void hand keeps its size) and the
     dealer rotating over the seats still alive."""
     hands = GAME.report(st)["hands"]
@@ -375,7 +375,7 @@ def _check_placements_model(st: FodinhaState) -> None:
 
 
 def _check_scores(st: FodinhaState, with_leaves: bool) -> None:
-    """RULINGS §1 scoring over the record: Se Fode loses abs(bid - won) lives (pairs add up their bids and
+    """docs/rulings.md §1.11 scoring over the record: Se Fode loses abs(bid - won) lives (pairs add up their bids and
     tricks and share one pool), out at 0 or less; 7 Letras takes a point for any miss, out at 7; a hand that
     would put everyone still in out is void and changes nothing; a late joiner starts with the second-highest
     distinct point total."""

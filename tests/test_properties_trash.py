@@ -10,7 +10,7 @@ After every action of seeded random (and biased) matches:
 * resample keeps the seat's information set and view, conserves the cards and keeps what a seat took
   from the table in its hand.
 
-Every match ends within the turn limit with placements that follow RULINGS §3.
+Every match ends within the turn limit with placements that follow docs/rulings.md §3.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULINGS.md §1, column `7letras` (seed 000): each test is named after the rule it checks."""
+"""docs/rulings.md §1, the `7letras` side (seed 000): each test is named after the rule it checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""King (seed 001, RULINGS §2): each test is named after the rule it checks.
+"""King (seed 001, docs/rulings.md §2): each test is named after the rule it checks.
 
 Hands are dealt with ``king_helpers.fill`` (the cards a test needs, then the rest of the deck in order);
 with dealer 0, seat 1 chooses the first contract and leads.

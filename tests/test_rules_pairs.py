@@ -1,4 +1,4 @@
-"""RULINGS.md §1 row "teams": Se Fode Junto (pairs), seed 002. Each test is named after its rule."""
+"""docs/rulings.md §1.14: Se Fode Junto (pairs), seed 002. Each test is named after its rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULINGS.md §1, column `sefode` (seed 002): each test is named after the rule it checks."""
+"""docs/rulings.md §1, the `sefode` side (seed 002): each test is named after the rule it checks."""
 
 from __future__ import annotations
 

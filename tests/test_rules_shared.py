@@ -1,4 +1,4 @@
-"""RULINGS.md §1 rules shared by Se Fode and 7 Letras, each test named after its rule.
+"""docs/rulings.md §1 rules shared by Se Fode and 7 Letras, each test named after its rule.
 
 Situations are built with preset deals and played through the checked path (``parse_action`` + ``apply``).
 """

@@ -1,4 +1,4 @@
-"""One Man's Trash: one test per paragraph of seed 004 and per line of RULINGS §3, each named after it.
+"""One Man's Trash: one test per paragraph of seed 004 and per ruling of docs/rulings.md §3, each named after it.
 
 Most replay a hand-written history of ``tests/histories/trash/`` and look further into the state; the
 others build a position with a ``deal`` and ask the engine what is legal.

@@ -87,7 +87,7 @@ def seat_results(
     """The seats of a finished match as the award rules see them, from the stored seating and ``Outcome`` alone.
 
     A seat is human when it holds a player id that is not one of ``bots`` (bot accounts, ``sefode.accounts.bots``:
-    never human, RULINGS §1; ``bot`` is set for seats filled by the table's bots). Its unit is the index of
+    never human, docs/rulings.md §1; ``bot`` is set for seats filled by the table's bots). Its unit is the index of
     the unit holding it in ``outcome.units`` (every seat alone when the game has none): teams are never
     re-derived. Seats numbered ``start`` and beyond joined late."""
     units = outcome.unit_list()

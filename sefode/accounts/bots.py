@@ -1,4 +1,4 @@
-"""Bot accounts (issue 15 §1, RULINGS §1): a registered player's own bots, playing through the public protocol.
+"""Bot accounts (issue 15 §1, docs/rulings.md §1): a registered player's own bots, playing through the public protocol.
 
 A bot account is a player of its own (``players``; its browser token is one nobody holds) with an API token kept as a
 hash in ``bot_accounts``. The token is shown once, when the bot is created or given a new token; revoking it makes it

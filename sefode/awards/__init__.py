@@ -1,4 +1,4 @@
-"""Medals, tournaments, the leaderboard and the per-game rating tables: the pure rules (seed 002, RULINGS §1).
+"""Medals, tournaments, the leaderboard and the per-game rating tables: the pure rules (seed 002, docs/rulings.md §1).
 Storage lives in ``sefode.accounts``. Nothing here names a game or reads a game's options: seats, places and
 units come from the stored ``Outcome``."""
 

@@ -1,4 +1,4 @@
-"""Leaderboard ordering and pagination (seed 002, RULINGS §1). Pure logic: no I/O.
+"""Leaderboard ordering and pagination (seed 002, docs/rulings.md §1). Pure logic: no I/O.
 
 The medal table orders players by gold, then silver, then bronze (trophies shown beside them); the trophy
 table orders them by trophies. Equal counts share a rank (competition ranking); within a shared rank rows are

@@ -1,4 +1,4 @@
-"""Medals for one finished match (seed 002, RULINGS §1 "Medals, tournaments, ranking").
+"""Medals for one finished match (seed 002, docs/rulings.md §1.22).
 
 Pure logic: no I/O. The engine already places every seat (``Outcome.placements``): shared places follow
 competition ranking (1, 2, 2, 4), partners share their pair's place, and a player who left keeps the place
@@ -71,7 +71,7 @@ def is_valid_match(seats: Sequence[SeatResult]) -> bool:
 
 def match_medals(seats: Sequence[SeatResult], no_winner: bool = False) -> list[MedalAward]:
     """The medals a finished match gives, one per human placed 1st, 2nd or 3rd; none if the match is not valid,
-    and none when it ended with no winner (RULINGS §1 and §3).
+    and none when it ended with no winner (docs/rulings.md §1.22 and §3.12).
 
     Places come straight from the engine, so pairs (both partners share a place), shared places and leavers
     (who keep the place they had secured) need nothing special here. Bots never receive a medal.

@@ -1,10 +1,10 @@
-"""Per-game skill ratings (RULINGS §1, last paragraph; issue 8 §2). Pure logic: no I/O.
+"""Per-game skill ratings (docs/rulings.md §1.25; issue 8 §2). Pure logic: no I/O.
 
 Every game keeps its own rating table, an OpenSkill (Weng-Lin, Plackett-Luce model) rating per player. Which
 finished matches change it, and how:
 
 * a match is rated when 2 or more humans were seated at its start (``MIN_RATED_HUMANS``) and it did not end
-  with no winner (RULINGS §3): a no-winner match changes nothing;
+  with no winner (docs/rulings.md §3.12): a no-winner match changes nothing;
 * bots are never rated. A unit (a seat, or a pair or team of seats from ``Outcome.units``) with a bot seated
   in it from the start is left out of the rating altogether: its humans are not rated for that match, and the
   rated units are ranked among themselves. Humans ranked only against each other keep the table about humans;

@@ -1,4 +1,4 @@
-"""Tournament points, tie-breaks, champions and trophies (seed 002, RULINGS §1). Pure logic: no I/O.
+"""Tournament points, tie-breaks, champions and trophies (seed 002, docs/rulings.md §1). Pure logic: no I/O.
 
 A tournament is 3 or 5 matches in one room, declared when the room is created. Each match gives each player
 points equal to the number of players (units: pairs or teams) placed below them. The champion has the most

@@ -1,4 +1,5 @@
-"""Bot accounts in the awards, on SQLite and PostgreSQL (RULINGS §1, issue 15): a bot account is seated as a bot.
+"""Bot accounts in the awards, on SQLite and PostgreSQL (docs/rulings.md §1, issue 15): a bot account is seated as a
+bot.
 
 It is never one of the "5+ humans" of a valid match, earns no medal, no rating and no trophy, never appears on the
 leaderboard or a rating table, and its profile and the standings say it is a bot.

@@ -1,4 +1,4 @@
-"""The per-game rating tables (RULINGS §1, issue 8 §2), on SQLite and PostgreSQL: who is rated, teams, ties,
+"""The per-game rating tables (docs/rulings.md §1.25, issue 8 §2), on SQLite and PostgreSQL: who is rated, teams, ties,
 no winner, idempotence, crash recovery, one table per game, and the outcome derived for matches stored before 0003.
 
 Expected ratings are computed here straight with OpenSkill's own Plackett-Luce model, independently of

@@ -1,5 +1,5 @@
-"""Bot accounts (issue 15 §1, RULINGS §1): created by a registered player, token shown once and revocable, scoped to
-playing, marked as bots, seated only where the owner allows, never a human: no medal, no rating.
+"""Bot accounts (issue 15 §1, docs/rulings.md §1): created by a registered player, token shown once and revocable,
+scoped to playing, marked as bots, seated only where the owner allows, never a human: no medal, no rating.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Secret choices before a match (capability ``seat_setup``, RULINGS §4's deck choice) through Room and the WebSocket.
+"""Secret choices before a match (capability ``seat_setup``, docs/rulings.md §4.5, the deck choice) through Room and the
+WebSocket.
 
 A test-only game registered in this process, the sealed-bid game where each seat brings its own hand ("deck"): a
 seat's choice is checked by the game, confirmed to that player alone, the others learn only that the seat has

@@ -1,4 +1,4 @@
-"""Guimenon TCG (seed 003, RULINGS §4): two players, 3 Locations, 6 simultaneous secret turns.
+"""Guimenon TCG (seed 003, docs/rulings.md §4): two players, 3 Locations, 6 simultaneous secret turns.
 
 Actions are integers (``N`` is the number of cards in the set):
 

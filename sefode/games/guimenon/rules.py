@@ -3,7 +3,7 @@
 Everything a card does comes from its data (``cardset``); this module interprets the closed vocabulary
 and knows no card by name. Randomness comes from the match's seeded generator (``state.rng``).
 
-Orders (seed 003 and RULINGS §4):
+Orders (seed 003 and docs/rulings.md §4):
 
 * a step (On Reveal, End of Turn, End of Game) goes Location by Location, left to right; at each
   Location that Location's own ability resolves first, then the cards: the seat with fewer Stars there

@@ -1,4 +1,4 @@
-"""King (seed 001, RULINGS §2): twelve hands of contracts for four players.
+"""King (seed 001, docs/rulings.md §2): twelve hands of contracts for four players.
 
 ``game.py`` (the engine and its spec), ``rules.py`` (cards, contracts, scoring, forced plays),
 ``state.py``; ``bots.py`` holds the bots' heuristics and search hooks, registered on import;

@@ -1,4 +1,4 @@
-"""King engine (seed 001, RULINGS §2): twelve hands of contracts for four players.
+"""King engine (seed 001, docs/rulings.md §2): twelve hands of contracts for four players.
 
 Actions are integers:
 

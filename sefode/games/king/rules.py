@@ -1,6 +1,6 @@
-"""The pure rules of King (seed 001, RULINGS §2): cards, contracts, scoring, forced plays, placements.
+"""The pure rules of King (seed 001, docs/rulings.md §2): cards, contracts, scoring, forced plays, placements.
 
-Cards are integers ``suit * 13 + rank`` with suits in RULINGS order (``c h s d``) and ranks ace high
+Cards are integers ``suit * 13 + rank`` with suits in the order of docs/rulings.md §0.1 (``c h s d``) and ranks ace high
 (``2 3 4 5 6 7 8 9 T J Q K A``, rank 0 = ``2`` .. 12 = ``A``). A set of cards (a hand, the cards a seat
 cannot hold) is a 52-bit mask, bit ``code`` for card ``code``, so that "the hearts in this hand" is one
 ``&``.
@@ -43,7 +43,7 @@ _CODES = {name: code for code, name in enumerate(_NAMES)}
 
 
 def card_code(name: object) -> int:
-    """The code of a card written in RULINGS notation (``2c``, ``Td``, ``Ah``); KingCardError otherwise."""
+    """The code of a card in the notation of docs/rulings.md §0.1 (``2c``, ``Td``, ``Ah``); KingCardError otherwise."""
     if not isinstance(name, str) or name not in _CODES:
         raise KingCardError(
             f"{name!r} is not a card of the 52-card deck: write a rank of {' '.join(RANKS)} "

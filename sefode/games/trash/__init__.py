@@ -1,4 +1,4 @@
-"""One Man's Trash (seed 004, RULINGS §3): a shedding game of Trash Piles for 2 to 6 players.
+"""One Man's Trash (seed 004, docs/rulings.md §3): a shedding game of Trash Piles for 2 to 6 players.
 
 ``game.py`` (the engine and its spec), ``rules.py`` (cards, adjacency, action codes), ``state.py``;
 ``bots.py`` holds the bots' heuristics and search hooks, registered on import; ``rules/`` the rules pages,

@@ -1,4 +1,4 @@
-"""One Man's Trash engine (seed 004, RULINGS §3): a shedding game of Trash Piles for 2 to 6 players.
+"""One Man's Trash engine (seed 004, docs/rulings.md §3): a shedding game of Trash Piles for 2 to 6 players.
 
 Each turn a player does exactly one of five things: draw, trash, collect, litter or swap. Trashing a
 four-of-a-kind that empties the hand wins; any other empty hand puts the player out; the last player left
@@ -513,7 +513,7 @@ class Trash(Game[TrashState]):
         st.reason = reason
         n = st.n
         if st.winner < 0:
-            placements = [n] * n  # RULINGS §3: nobody is placed; every seat has the last place
+            placements = [n] * n  # docs/rulings.md §3.12: nobody is placed; every seat has the last place
         else:
             placements = [0] * n
             still_in = [s for s in range(n) if st.alive[s] and s != st.winner]

@@ -31,7 +31,7 @@ JOKER_CODES = (52, 53)
 ACE_CODES = (0, 1, 2, 3)
 RANKS = STANDARD_RANKS
 TURN_LIMIT = 100
-"""RULINGS §3: a match that reaches 100 turns per player without a winner ends with no winner."""
+"""docs/rulings.md §3.5: a match that reaches 100 turns per player without a winner ends with no winner."""
 START_HAND = 3
 START_PILES = 3
 

@@ -24,7 +24,7 @@ export function trickCollectMs() {
   return reducedMotion() ? 0 : TRICK_COLLECT_MS;
 }
 
-/** RULINGS §1: Se Fode plays clockwise, 7 Letras counter-clockwise; the seats are drawn in that direction. */
+/** docs/rulings.md §1.18: Se Fode plays clockwise, 7 Letras counter-clockwise; the seats are drawn in that direction. */
 export function direction(view) {
   return view.variant === "7letras" ? -1 : 1;
 }

@@ -1,4 +1,4 @@
-"""Per-game rating tables (issue 8 §2, RULINGS §1), and the outcome of matches stored before 0003_outcome.
+"""Per-game rating tables (issue 8 §2, docs/rulings.md §1.25), and the outcome of matches stored before 0003_outcome.
 
 Owned by the awards and ratings engineer; the tables mirror ``sefode/accounts/tables.py``:
 

@@ -1,4 +1,4 @@
-// Playing cards drawn with plain DOM and CSS, in the notation of RULINGS: rank then suit letter.
+// Playing cards drawn with plain DOM and CSS, in the notation of docs/rulings.md §0.1: rank then suit letter.
 // The 40-card truco deck (ranks 4 5 6 7 Q J K A 2 3), the 52-card deck (A 2 3 4 5 6 7 8 9 T J Q K) and the jokers
 // X1 and X2. Suits: c clubs, h hearts, s spades, d diamonds. Cards carry `data-card` (their name) and an accessible
 // name in the page's language; the manilha mark is optional (opts.manilhas).
@@ -17,7 +17,7 @@ export const JOKERS = ["X1", "X2"];
 
 const CARD_RE = /^(?:[2-9TJQKA][chsd]|X[12])$/;
 
-/** Does this value look like a card name of RULINGS notation ("Ks", "Td", "4c", "X1")? */
+/** Does this value look like a card name in the notation of docs/rulings.md §0.1 ("Ks", "Td", "4c", "X1")? */
 export function isCardName(value) {
   return typeof value === "string" && CARD_RE.test(value);
 }
