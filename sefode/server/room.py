@@ -24,7 +24,7 @@ from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns
 from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.messages import ClientError, encode
-from sefode.store.db import FencedOut, add_action
+from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
     from sefode.server.hub import Connection, Hub
@@ -477,6 +477,7 @@ class Room:
     async def enter(self, conn: Connection) -> None:
         async with self.lock:
             first = conn.player_id not in self.connected_players()
+            unseated = await self._unseat_refused(conn.player_id)
             self.conns.add(conn)
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
@@ -488,7 +489,7 @@ class Room:
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
-            if first:
+            if first or unseated:
                 self.send_room_except(conn)
             self._schedule()
 
@@ -510,6 +511,42 @@ class Room:
                 if self.paused != was_paused:
                     self.send_state([])
                 self._schedule()
+
+    # ------------------------------------------------------------------ admission
+    async def admit(self, player_id: str | None) -> None:
+        """The one admission check of every path that seats someone: ``sit``, a late join, a seat the owner sets
+        (``None``: the table's own bot), a reconnection and the start of a match (see ``_unseat_refused``).
+
+        A person and the table's own bots sit anywhere; a bot account (``sefode.accounts.bots``, looked up in the
+        store the first time: not only this node's cache) only where the owner lets outside bots sit."""
+        if player_id is None or self.outside_bots:
+            return
+        if await self.hub.is_bot_account(player_id):
+            raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
+
+    async def _unseat_refused(self, player_id: str) -> bool:
+        """A reconnection, or the start of a match: a player holding a seat the admission check refuses (a bot account
+        seated by a path that was not checked before, kept in a stored room) loses it: the room's seat is freed, and
+        in the match on the table's bot plays the seat from now on. True when something changed (stored already)."""
+        held = self.config_seat_of(player_id)
+        run = self.match if self.playing else None
+        in_match = run.seat_of(player_id) if run is not None else None
+        if held is None and in_match is None:
+            return False
+        try:
+            await self.admit(player_id)
+        except ClientError:
+            pass
+        else:
+            return False
+        if held is not None:
+            self.seats[held] = {"player_id": None, "bot": None}
+            await self.save()
+        if run is not None and in_match is not None:
+            run.seats[in_match]["left"] = True
+            await self.hub.room_write(self, set_match_seats, run.id, run.seats)
+        logs.warning("room.unseated", room=self.id, player=player_id, seat=held, match_seat=in_match)
+        return True
 
     # ------------------------------------------------------------------ seating (between matches)
     def _require_owner(self, player_id: str) -> None:
@@ -533,9 +570,7 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
-            is_bot = await self.hub.is_bot_account(player_id)  # the store, the first time: not only this node's cache
-            if is_bot and not self.outside_bots:
-                raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
+            await self.admit(player_id)
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
             old = self.config_seat_of(player_id)
@@ -566,6 +601,7 @@ class Room:
             self._require_owner(player_id)
             self._require_between()
             i = self._seat_index(seat)
+            await self.admit(None)  # the owner seats the table's own bot
             had_human = self.seats[i].get("player_id") is not None
             self.seats[i] = {"player_id": None, "bot": bot}
             await self.save()
@@ -622,6 +658,8 @@ class Room:
             if player_id is not None:
                 self._require_owner(player_id)
             self._require_between()
+            for occupant in [s["player_id"] for s in self.seats if s.get("player_id")]:
+                await self._unseat_refused(occupant)
             game = get_game(self.game_name)
             options = dict(self.options)
             if game.spec.seats_option is not None:
@@ -701,6 +739,7 @@ class Room:
             if joining:
                 if any(s.get("player_id") == player_id for s in run.seats):
                     raise ClientError("action/already_left", "you left this match for good")
+                await self.admit(player_id)
                 seat = game.seats(run.state)
             assert seat is not None
             if platform is not None:
