@@ -70,9 +70,15 @@ class MatchRun:
     seats: list[dict[str, Any]]
     """Per match seat: ``{"player_id", "bot", "left"}``."""
     version: int = 0
-    """Actions accepted in the match so far (the store's index of the next one)."""
+    """The match's public version: the accepted actions everyone learned of (every action but the secret ones of a
+    simultaneous turn, see :meth:`secret`); spectators see it, and it numbers the recap's events."""
+    stored: int = 0
+    """Actions accepted in the match so far, secret ones included (the store's index of the next one)."""
     seen: list[int] = field(default_factory=list)
-    """Per seat: the version this seat's next action is checked against (see :meth:`advance`)."""
+    """Per seat: the public version this seat's next action is checked against (see :meth:`advance`)."""
+    own: list[int] = field(default_factory=list)
+    """Per seat: its own secret actions in the match so far; a seat's version is ``seen + own`` (so it only grows,
+    and tells no one else how many secret actions a seat made)."""
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECAP_EVENTS))
     bots: dict[tuple[int, str], Player] = field(default_factory=dict)
     turn_started: dict[int, float] = field(default_factory=dict)
@@ -91,21 +97,40 @@ class MatchRun:
         for ev in events:
             self.recent.append({"version": self.version, **ev})
 
-    def advance(self, actor: int) -> set[int]:
-        """Count one accepted action by ``actor`` (already applied); return the seats whose turn (re)started.
+    def secret(self, actor: int, events: list[dict[str, Any]]) -> bool:
+        """Whether the action ``actor`` just made (applied, not yet counted; ``events``: the engine's) is a secret
+        action of a simultaneous turn: no public event, and the same seats awaited, the actor among them (a card
+        placed or taken back before confirming). By the engine's contract it shows in no other seat's view, so it
+        goes to the acting seat alone and moves no one else's version or clock."""
+        return (
+            self.game.spec.turns is Turns.SIMULTANEOUS
+            and not events
+            and actor in self.awaiting
+            and self.game.awaiting(self.state) == self.awaiting
+        )
 
-        A seat's version moves with every action, except, in a game of simultaneous turns, another seat's
+    def advance(self, actor: int, secret: bool = False) -> set[int]:
+        """Count one accepted action by ``actor`` (already applied; ``secret``: see :meth:`secret`); return the
+        seats whose turn (re)started, whose clocks start now.
+
+        A seat's version moves with every public action, except, in a game of simultaneous turns, another seat's
         action while this seat stays awaited: so a submission is checked against what that seat has seen, and
-        another seat's secret submission in the same turn never makes it stale. (The engine still checks the
-        action itself.)
+        another seat's submission in the same turn never makes it stale. (The engine still checks the action
+        itself.) A secret action moves the actor's version alone, and restarts no clock: an awaited seat's clock
+        runs from when it became awaited, whatever it does meanwhile.
         """
+        self.stored += 1
+        n = self.game.seats(self.state)
+        while len(self.seen) < n:
+            self.seen.append(self.version + 1)
+            self.own.append(0)
+        if secret:
+            self.own[actor] += 1
+            return set()
         simultaneous = self.game.spec.turns is Turns.SIMULTANEOUS
         before = self.awaiting if simultaneous else frozenset()
         self.version += 1
         after = self.game.awaiting(self.state)
-        n = self.game.seats(self.state)
-        while len(self.seen) < n:
-            self.seen.append(self.version)
         started: set[int] = set()
         for seat in range(n):
             if seat != actor and seat in before and seat in after:
@@ -114,6 +139,7 @@ class MatchRun:
             if seat in after:
                 started.add(seat)
         self.awaiting = after
+        self.covering -= started  # a turn that starts again is the seat's own again
         self.covering &= after
         for seat in list(self.turn_started):
             if seat not in after:
@@ -124,7 +150,7 @@ class MatchRun:
     def version_for(self, seat: int | None) -> int:
         if seat is None or seat >= len(self.seen):
             return self.version
-        return self.seen[seat]
+        return self.seen[seat] + self.own[seat]
 
     def seat_of(self, player_id: str) -> int | None:
         for i, occ in enumerate(self.seats):
@@ -236,11 +262,14 @@ class Room:
         )
         run.awaiting = game.awaiting(state)
         run.seen = [0] * game.seats(state)
+        run.own = [0] * game.seats(state)
         sources = [source for _seat, _entry, source in stored.actions]
         entries = [(seat, entry) for seat, entry, _source in stored.actions]
         for index, (seat, events) in enumerate(replay_actions(game, state, entries)):
-            run.record(_with_played_for(events, seat, sources[index]))
-            run.advance(seat)
+            secret = run.secret(seat, events)
+            if not secret:
+                run.record(_with_played_for(events, seat, sources[index]))
+            run.advance(seat, secret)
         self.match = run
         self._reset_clock()
 
@@ -450,6 +479,17 @@ class Room:
         }
         for conn, seat in conns:
             conn.send_text(by_seat[seat])
+
+    def send_seat_state(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """The ``state`` of one seat, to that seat's connections alone (a secret action, see ``MatchRun.secret``)."""
+        run = self.match
+        if run is None:
+            return
+        text: str | None = None
+        for conn in list(self.conns):
+            if run.seat_of(conn.player_id) == seat:
+                text = text or encode(_state_message(run, seat, events, _state_common(run)))
+                conn.send_text(text)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = encode(message)
@@ -703,6 +743,7 @@ class Room:
             )
             run.awaiting = game.awaiting(state)
             run.seen = [0] * game.seats(state)
+            run.own = [0] * game.seats(state)
             self.match = run
             self.pause_votes.clear()
             self.paused_until = None
@@ -724,6 +765,8 @@ class Room:
                 raise ClientError("room/not_seated", "you have no seat in this match; spectators cannot act")
             if self.paused:
                 raise ClientError("room/paused", "the match is paused")
+            if seat in run.covering:
+                raise ClientError("action/not_your_turn", "your clock ran out: the table plays this turn for you")
             current = run.version_for(seat)
             if version != current:
                 raise ClientError(
@@ -771,6 +814,7 @@ class Room:
                 entry = game.action_json(run.state, action)
         except EngineError as err:
             raise ClientError(err.code, str(err)) from None
+        secret = run.secret(seat, events)
         events = _with_played_for(events, seat, source)
         seats_changed = False
         if game.seats(run.state) > before:
@@ -789,7 +833,7 @@ class Room:
             await self.hub.write(
                 add_action,
                 run.id,
-                run.version,
+                run.stored,
                 seat,
                 entry,
                 source,
@@ -801,19 +845,23 @@ class Room:
             await self.hub.fenced_out(self)
             raise ClientError("server/moved", "this room moved to another server; joining it there") from None
         except Exception as err:
-            logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
+            logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.stored)
             await self._reload()
             raise ClientError("server/error", "the action could not be stored; the match was reloaded") from None
-        run.record(events)
-        started = run.advance(seat)
+        if not secret:
+            run.record(events)
+        started = run.advance(seat, secret)
         self._start_clocks(started)
         logs.event(
-            "match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source, action=label
+            "match.action", room=self.id, match=run.id, version=run.stored, seat=seat, source=source, action=label
         )
         if seats_changed:
             await self.save()
             self.send_room()
-        self.send_state(events)
+        if secret:
+            self.send_seat_state(seat, events)
+        else:
+            self.send_state(events)
         if placements is not None:
             await self._finish(run, placements)
         self._schedule()
@@ -933,6 +981,11 @@ class Room:
         logs.event("room.resume", room=self.id)
 
     # ------------------------------------------------------------------ clocks and bots
+    @property
+    def clock_length_s(self) -> float:
+        """How long (real seconds) a seat's turn clock runs: the room's ``clock_s``, scaled by the hub's clock unit."""
+        return self.clock_s * self.hub.clock_unit_s
+
     def _reset_clock(self) -> None:
         """Every awaited seat's clock starts again (a match starts or is rebuilt, a pause ends)."""
         run = self.match
@@ -952,7 +1005,7 @@ class Room:
             if self.paused:
                 run.deadlines.pop(seat, None)
             else:
-                run.deadlines[seat] = now_ms + self.clock_s * 1000
+                run.deadlines[seat] = now_ms + round(self.clock_length_s * 1000)
 
     def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, str] | None:
         """When (monotonic) and why a bot plays ``seat``'s turn."""
@@ -968,7 +1021,7 @@ class Room:
             return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), "absent"
         if seat in run.covering:  # its clock ran out: the bot finishes this seat's turn
             return now + hub.bot_delay_s, "clock"
-        return started + self.clock_s, "clock"
+        return started + self.clock_length_s, "clock"
 
     def _schedule(self) -> None:
         """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
@@ -1033,7 +1086,7 @@ class Room:
                 return
             if reason == "clock":
                 run.covering.add(seat)
-            version = run.version
+            version = run.stored
             player = self._player_for(run, seat)
             state = run.game.clone(run.state)
         try:
@@ -1045,7 +1098,7 @@ class Room:
                 return
             action = legal[0]
         async with self.lock:
-            if self.match is not run or run.version != version or self.paused:
+            if self.match is not run or run.stored != version or self.paused:
                 self._schedule()
                 return
             try:
@@ -1053,7 +1106,7 @@ class Room:
             except ClientError as err:
                 logs.error("bot.illegal", None, room=self.id, seat=seat, code=err.code, cause=err.message)
                 fallback = run.game.legal_actions(run.state, seat)
-                if fallback and run.version == version:
+                if fallback and run.stored == version:
                     await self._apply(seat, fallback[0], reason)
 
     def close(self) -> None:
