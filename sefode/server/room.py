@@ -8,7 +8,6 @@ in the store's worker thread), then send each connection its own view. Rooms kno
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import random
 import secrets
@@ -24,6 +23,17 @@ from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns
 from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.messages import ClientError, encode
+from sefode.server.record import (
+    CHAT_KEPT,
+    ActionSource,
+    BotLevel,
+    RoomRecord,
+    RoomStatus,
+    Visibility,
+    copy_record,
+    load_record,
+    record_json,
+)
 from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
@@ -32,9 +42,7 @@ if TYPE_CHECKING:
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
 RECAP_EVENTS = 30
-CHAT_KEPT = 50
-"""Chat messages kept with a room and sent again to whoever (re)enters it."""
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL: str = BotLevel.NORMAL.value
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
     {"name": "Espadas", "colour": "#2d3047", "symbol": "♠"},
@@ -159,30 +167,14 @@ class MatchRun:
         return None
 
 
-class Room:
+class Room(RoomRecord):
+    """A room: its stored fields (``RoomRecord``, the room's attributes) and what lives only in memory."""
+
     def __init__(self, hub: Hub, room_id: str, data: dict[str, Any], invite_token: str) -> None:
+        copy_record(load_record(data), self)
         self.hub = hub
         self.id = room_id
         self.invite_token = invite_token
-        self.name: str = data["name"]
-        self.game_name: str = data["game"]
-        self.options: dict[str, Any] = data["options"]
-        self.owner: str = data["owner"]
-        self.visibility: str = data["visibility"]
-        self.password_hash: str | None = data.get("password_hash")
-        self.clock_s: int = data["clock_s"]
-        self.seats: list[dict[str, Any]] = data["seats"]
-        self.teams: list[dict[str, Any]] | None = data.get("teams")
-        self.match_count: int = data.get("match_count", 0)
-        self.current_match: str | None = data.get("current_match")
-        self.last_match: dict[str, Any] | None = data.get("last_match")
-        self.created_at: int = data.get("created_at") or logs.now_ms()
-        self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
-        self.seat_setup: dict[str, Any] = dict(data.get("seat_setup") or {})
-        """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
-        self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
-        self.outside_bots: bool = bool(data.get("outside_bots", False))
-        """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -192,30 +184,13 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
         """The armed timer (a loop callback: re-arming on every action costs no task); it starts ``_timer``."""
-        self._stored: dict[str, Any] = copy.deepcopy(data)
+        self._stored: dict[str, Any] = self.data()
         """What the store holds (``save`` goes back to it when storing fails)."""
 
     # ------------------------------------------------------------------ persistence
     def data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "game": self.game_name,
-            "options": self.options,
-            "owner": self.owner,
-            "visibility": self.visibility,
-            "password_hash": self.password_hash,
-            "clock_s": self.clock_s,
-            "seats": self.seats,
-            "teams": self.teams,
-            "match_count": self.match_count,
-            "current_match": self.current_match,
-            "last_match": self.last_match,
-            "created_at": self.created_at,
-            "chat": list(self.chat_log),
-            "seat_setup": self.seat_setup,
-            "chat_count": self.chat_count,
-            "outside_bots": self.outside_bots,
-        }
+        """The room's stored record (plain JSON; see ``sefode.server.record``)."""
+        return record_json(self)
 
     async def save(self) -> None:
         """Store the room. When storing fails the room goes back to what the store holds, so that a message that
@@ -224,27 +199,9 @@ class Room:
         try:
             await self.hub.save_room(self)
         except Exception:
-            self._load(copy.deepcopy(self._stored))
+            copy_record(load_record(self._stored), self)
             raise
-        self._stored = copy.deepcopy(data)
-
-    def _load(self, data: dict[str, Any]) -> None:
-        """The room's stored fields from ``data`` (the inverse of ``data()``)."""
-        self.name = data["name"]
-        self.game_name = data["game"]
-        self.options = data["options"]
-        self.owner = data["owner"]
-        self.visibility = data["visibility"]
-        self.password_hash = data.get("password_hash")
-        self.clock_s = data["clock_s"]
-        self.seats = data["seats"]
-        self.teams = data.get("teams")
-        self.match_count = data.get("match_count", 0)
-        self.current_match = data.get("current_match")
-        self.last_match = data.get("last_match")
-        self.created_at = data.get("created_at") or self.created_at
-        self.chat_log = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
-        self.chat_count = int(data.get("chat_count") or len(self.chat_log))
+        self._stored = data
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -282,10 +239,10 @@ class Room:
     def paused(self) -> bool:
         return self.paused_until is not None
 
-    def status(self) -> str:
+    def status(self) -> RoomStatus:
         if not self.playing:
-            return "waiting"
-        return "paused" if self.paused else "playing"
+            return RoomStatus.WAITING
+        return RoomStatus.PAUSED if self.paused else RoomStatus.PLAYING
 
     def connected_players(self) -> set[str]:
         return {c.player_id for c in self.conns}
@@ -328,7 +285,7 @@ class Room:
 
     def listed(self, now_ms: int) -> bool:
         """Shown in the lobby: public or password rooms with a match on, someone in, or created lately."""
-        if self.visibility not in ("public", "password"):
+        if self.visibility not in (Visibility.PUBLIC, Visibility.PASSWORD):
             return False
         return self.playing or bool(self.conns) or now_ms - self.created_at < LOBBY_FRESH_MS
 
@@ -504,9 +461,9 @@ class Room:
             return
         if invite is not None and secrets.compare_digest(invite, self.invite_token):
             return
-        if self.visibility == "invite":
+        if self.visibility is Visibility.INVITE:
             raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
-        if self.visibility == "password" and (
+        if self.visibility is Visibility.PASSWORD and (
             not password
             or self.password_hash is None
             # key stretching takes milliseconds: off the event loop
@@ -786,16 +743,18 @@ class Room:
                 seat = game.seats(run.state)
             assert seat is not None
             if platform is not None:
-                await self._apply(seat, {platform: True}, "human", player_id if joining else None)
+                await self._apply(seat, {platform: True}, ActionSource.HUMAN, player_id if joining else None)
                 return
             try:
                 action = game.parse_action(run.state, seat, message)
             except EngineError as err:
                 raise ClientError(err.code, str(err)) from None
             # Turn actions of a seat that is not awaited are refused by the engine as action/not_your_turn.
-            await self._apply(seat, action, "human")
+            await self._apply(seat, action, ActionSource.HUMAN)
 
-    async def _apply(self, seat: int, action: int | dict[str, Any], source: str, joiner: str | None = None) -> None:
+    async def _apply(
+        self, seat: int, action: int | dict[str, Any], source: ActionSource, joiner: str | None = None
+    ) -> None:
         """Apply, store, broadcast. The caller holds the lock; engine errors become ClientErrors.
 
         ``action`` is a game action, or a platform action in its JSON form (``{"leave": true}``...)."""
@@ -926,6 +885,7 @@ class Room:
                 "at": logs.now_ms(),
             }
             self.chat_log.append(message)
+            del self.chat_log[:-CHAT_KEPT]
             await self.save()
             self.broadcast(message)
 
@@ -1007,21 +967,21 @@ class Room:
             else:
                 run.deadlines[seat] = now_ms + round(self.clock_length_s * 1000)
 
-    def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, str] | None:
+    def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, ActionSource] | None:
         """When (monotonic) and why a bot plays ``seat``'s turn."""
         hub = self.hub
         occ = run.seats[seat] if seat < len(run.seats) else {"bot": DEFAULT_LEVEL}
         now = time.monotonic()
         if occ.get("bot") or occ.get("left") or seat in run.game.stand_in_seats(run.state):
-            return now + hub.bot_delay_s, "bot"
+            return now + hub.bot_delay_s, ActionSource.BOT
         started = run.turn_started.get(seat, now)
         pid = occ.get("player_id")
         if pid not in self.connected_players():
             since = self.disconnected_at.get(pid or "", started)
-            return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), "absent"
+            return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), ActionSource.ABSENT
         if seat in run.covering:  # its clock ran out: the bot finishes this seat's turn
-            return now + hub.bot_delay_s, "clock"
-        return started + self.clock_length_s, "clock"
+            return now + hub.bot_delay_s, ActionSource.CLOCK
+        return started + self.clock_length_s, ActionSource.CLOCK
 
     def _schedule(self) -> None:
         """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
@@ -1033,11 +993,11 @@ class Room:
         self._timer = None
         run = self.match
         if self.paused_until is not None:
-            self._arm(self.paused_until, None, "pause_end")
+            self._arm(self.paused_until, None, None)
             return
         if run is None or run.over:
             return
-        best: tuple[float, int, str] | None = None
+        best: tuple[float, int, ActionSource] | None = None
         for seat in sorted(run.game.awaiting(run.state)):
             due = self._bot_turn_due(run, seat)
             if due is not None and (best is None or due[0] < best[0]):
@@ -1045,18 +1005,19 @@ class Room:
         if best is not None:
             self._arm(best[0], best[1], best[2])
 
-    def _arm(self, at: float, seat: int | None, reason: str) -> None:
+    def _arm(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
+        """Wake at ``at`` (monotonic): a bot plays ``seat`` (for ``reason``), or (no seat) the pause ends."""
         loop = asyncio.get_running_loop()
         self._alarm = loop.call_later(max(0.0, at - time.monotonic()), self._ring, at, seat, reason)
 
-    def _ring(self, at: float, seat: int | None, reason: str) -> None:
+    def _ring(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
         self._alarm = None
         self._timer = asyncio.create_task(self._wake(at, seat, reason))
 
-    async def _wake(self, at: float, seat: int | None, reason: str) -> None:
+    async def _wake(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
         try:
             await asyncio.sleep(max(0.0, at - time.monotonic()))
-            if seat is None:
+            if seat is None or reason is None:
                 async with self.lock:
                     if self.paused_until is not None and time.monotonic() >= self.paused_until - 0.01:
                         self._unpause()
@@ -1079,12 +1040,12 @@ class Room:
             run.bots[key] = make_player(kind, secrets.randbits(32), self.hub.bot_think_ms)
         return run.bots[key]
 
-    async def _bot_play(self, seat: int, reason: str) -> None:
+    async def _bot_play(self, seat: int, reason: ActionSource) -> None:
         async with self.lock:
             run = self.match
             if run is None or run.over or self.paused or seat not in run.game.awaiting(run.state):
                 return
-            if reason == "clock":
+            if reason is ActionSource.CLOCK:
                 run.covering.add(seat)
             version = run.stored
             player = self._player_for(run, seat)
@@ -1166,7 +1127,7 @@ def _platform_key(message: dict[str, Any]) -> str | None:
 
 def _with_played_for(events: list[dict[str, Any]], seat: int, source: str) -> list[dict[str, Any]]:
     """The table's notice that it played ``seat``'s turn (its clock ran out, or its player is away)."""
-    if source in ("clock", "absent"):
+    if source in (ActionSource.CLOCK, ActionSource.ABSENT):
         return [{"type": "played_for", "seat": seat, "reason": source}, *events]
     return events
 
