@@ -12,17 +12,17 @@ import hashlib
 import random
 import secrets
 import time
-from collections import deque
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
-from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns, apply_entry, get_game
+from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
 from sefode.history import replay_actions
 from sefode.server import logs
+from sefode.server.matchrun import MatchRun, with_played_for
 from sefode.server.messages import ClientError, encode
+from sefode.server.present import state_common, state_message
 from sefode.server.record import (
     CHAT_KEPT,
     ActionSource,
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
-RECAP_EVENTS = 30
 DEFAULT_LEVEL: str = BotLevel.NORMAL.value
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
@@ -62,109 +61,6 @@ def hash_password(password: str) -> str:
 
 def check_password(password: str, stored: str) -> bool:
     return passwords.verify_password(stored, password)
-
-
-@dataclass
-class MatchRun:
-    """The match on at a room's table (or the last one, once over)."""
-
-    id: str
-    number: int
-    game: Game[Any]
-    state: Any
-    seed: int
-    options: dict[str, Any]
-    setup: dict[str, Any]
-    seats: list[dict[str, Any]]
-    """Per match seat: ``{"player_id", "bot", "left"}``."""
-    version: int = 0
-    """The match's public version: the accepted actions everyone learned of (every action but the secret ones of a
-    simultaneous turn, see :meth:`secret`); spectators see it, and it numbers the recap's events."""
-    stored: int = 0
-    """Actions accepted in the match so far, secret ones included (the store's index of the next one)."""
-    seen: list[int] = field(default_factory=list)
-    """Per seat: the public version this seat's next action is checked against (see :meth:`advance`)."""
-    own: list[int] = field(default_factory=list)
-    """Per seat: its own secret actions in the match so far; a seat's version is ``seen + own`` (so it only grows,
-    and tells no one else how many secret actions a seat made)."""
-    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECAP_EVENTS))
-    bots: dict[tuple[int, str], Player] = field(default_factory=dict)
-    turn_started: dict[int, float] = field(default_factory=dict)
-    """Per awaited seat: when (monotonic) its turn began; each awaited seat has its own clock."""
-    deadlines: dict[int, int] = field(default_factory=dict)
-    """Per awaited seat: when (epoch ms) its clock runs out; empty while paused."""
-    covering: set[int] = field(default_factory=set)
-    """Seats whose clock ran out this turn: the table's bot plays for them until they are no longer awaited."""
-    awaiting: frozenset[int] = frozenset()
-
-    @property
-    def over(self) -> bool:
-        return self.game.outcome(self.state) is not None
-
-    def record(self, events: list[dict[str, Any]]) -> None:
-        for ev in events:
-            self.recent.append({"version": self.version, **ev})
-
-    def secret(self, actor: int, events: list[dict[str, Any]]) -> bool:
-        """Whether the action ``actor`` just made (applied, not yet counted; ``events``: the engine's) is a secret
-        action of a simultaneous turn: no public event, and the same seats awaited, the actor among them (a card
-        placed or taken back before confirming). By the engine's contract it shows in no other seat's view, so it
-        goes to the acting seat alone and moves no one else's version or clock."""
-        return (
-            self.game.spec.turns is Turns.SIMULTANEOUS
-            and not events
-            and actor in self.awaiting
-            and self.game.awaiting(self.state) == self.awaiting
-        )
-
-    def advance(self, actor: int, secret: bool = False) -> set[int]:
-        """Count one accepted action by ``actor`` (already applied; ``secret``: see :meth:`secret`); return the
-        seats whose turn (re)started, whose clocks start now.
-
-        A seat's version moves with every public action, except, in a game of simultaneous turns, another seat's
-        action while this seat stays awaited: so a submission is checked against what that seat has seen, and
-        another seat's submission in the same turn never makes it stale. (The engine still checks the action
-        itself.) A secret action moves the actor's version alone, and restarts no clock: an awaited seat's clock
-        runs from when it became awaited, whatever it does meanwhile.
-        """
-        self.stored += 1
-        n = self.game.seats(self.state)
-        while len(self.seen) < n:
-            self.seen.append(self.version + 1)
-            self.own.append(0)
-        if secret:
-            self.own[actor] += 1
-            return set()
-        simultaneous = self.game.spec.turns is Turns.SIMULTANEOUS
-        before = self.awaiting if simultaneous else frozenset()
-        self.version += 1
-        after = self.game.awaiting(self.state)
-        started: set[int] = set()
-        for seat in range(n):
-            if seat != actor and seat in before and seat in after:
-                continue
-            self.seen[seat] = self.version
-            if seat in after:
-                started.add(seat)
-        self.awaiting = after
-        self.covering -= started  # a turn that starts again is the seat's own again
-        self.covering &= after
-        for seat in list(self.turn_started):
-            if seat not in after:
-                self.turn_started.pop(seat, None)
-                self.deadlines.pop(seat, None)
-        return started
-
-    def version_for(self, seat: int | None) -> int:
-        if seat is None or seat >= len(self.seen):
-            return self.version
-        return self.seen[seat] + self.own[seat]
-
-    def seat_of(self, player_id: str) -> int | None:
-        for i, occ in enumerate(self.seats):
-            if occ.get("player_id") == player_id and not occ.get("left"):
-                return i
-        return None
 
 
 class Room(RoomRecord):
@@ -225,7 +121,7 @@ class Room(RoomRecord):
         for index, (seat, events) in enumerate(replay_actions(game, state, entries)):
             secret = run.secret(seat, events)
             if not secret:
-                run.record(_with_played_for(events, seat, sources[index]))
+                run.record(with_played_for(events, seat, sources[index]))
             run.advance(seat, secret)
         self.match = run
         self._reset_clock()
@@ -410,7 +306,7 @@ class Room(RoomRecord):
         run = self.match
         if run is None:
             return None
-        msg = _state_message(run, run.seat_of(player_id), events, _state_common(run))
+        msg = state_message(run, run.seat_of(player_id), events, state_common(run))
         if recap:
             msg["recap"] = list(run.recent)
         return msg
@@ -426,12 +322,12 @@ class Room(RoomRecord):
         run = self.match
         if run is None or not self.conns:
             return
-        common = _state_common(run)
+        common = state_common(run)
         conns = [(conn, run.seat_of(conn.player_id)) for conn in self.conns]
         seats = list(dict.fromkeys(seat for _conn, seat in conns))
         views = run.game.views(run.state, seats)  # what the seats' views share is built once
         by_seat = {
-            seat: encode(_state_message(run, seat, events, common, view))
+            seat: encode(state_message(run, seat, events, common, view))
             for seat, view in zip(seats, views, strict=True)
         }
         for conn, seat in conns:
@@ -445,7 +341,7 @@ class Room(RoomRecord):
         text: str | None = None
         for conn in list(self.conns):
             if run.seat_of(conn.player_id) == seat:
-                text = text or encode(_state_message(run, seat, events, _state_common(run)))
+                text = text or encode(state_message(run, seat, events, state_common(run)))
                 conn.send_text(text)
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -774,7 +670,7 @@ class Room(RoomRecord):
         except EngineError as err:
             raise ClientError(err.code, str(err)) from None
         secret = run.secret(seat, events)
-        events = _with_played_for(events, seat, source)
+        events = with_played_for(events, seat, source)
         seats_changed = False
         if game.seats(run.state) > before:
             run.seats.append({"player_id": joiner, "bot": None if joiner else DEFAULT_LEVEL, "left": False})
@@ -1079,57 +975,12 @@ class Room(RoomRecord):
             self._timer = None
 
 
-_Common = tuple[list[int], dict[str, int], "int | None"]
-
-
-def _state_common(run: MatchRun) -> _Common:
-    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline."""
-    deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
-    return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
-
-
-def _state_message(
-    run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: _Common, view: Any = None
-) -> dict[str, Any]:
-    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md; ``view`` when it is built
-    already (``Game.views``)."""
-    awaiting, deadlines, earliest = common
-    game = run.game
-    state = run.state
-    legal: list[dict[str, Any]] = []
-    if seat is not None and seat in awaiting:
-        legal = [
-            {"action": game.action_json(state, a), "label": game.describe_action(state, seat, a)}
-            for a in game.legal_actions(state, seat)
-        ]
-    own = run.deadlines.get(seat) if seat is not None else None
-    return {
-        "type": "state",
-        "match_id": run.id,
-        "version": run.version_for(seat),
-        "seat": seat,
-        "view": game.view(state, seat) if view is None else view,
-        "events": events,
-        "deadline": own if own is not None else earliest,
-        "deadlines": deadlines,
-        "awaiting": awaiting,
-        "legal": legal,
-    }
-
-
 def _platform_key(message: dict[str, Any]) -> str | None:
     """``"leave"``, ``"join"`` or ``"show"`` when ``message`` is that platform action, else None."""
     keys = [k for k in message if k != "seat"]
     if len(keys) == 1 and keys[0] in PLATFORM_ACTIONS and message[keys[0]] is True:
         return str(keys[0])
     return None
-
-
-def _with_played_for(events: list[dict[str, Any]], seat: int, source: str) -> list[dict[str, Any]]:
-    """The table's notice that it played ``seat``'s turn (its clock ran out, or its player is away)."""
-    if source in (ActionSource.CLOCK, ActionSource.ABSENT):
-        return [{"type": "played_for", "seat": seat, "reason": source}, *events]
-    return events
 
 
 def _label(game: Game[Any], state: Any, seat: int, action: int) -> str:
