@@ -49,6 +49,7 @@ def create_app(
     bot_think_ms: float = 300.0,
     bot_processes: int = 1,
     pause_limit_s: float = 15 * 60,
+    clock_unit_s: float = 1.0,
     static_dir: Path | None = None,
     echo: bool = False,
     log: bool = True,
@@ -63,6 +64,7 @@ def create_app(
     ``echo`` adds ``/ws/echo``, a bare WebSocket echo on the same stack, for ``bench/load.py``. ``public_url`` is
     where browsers reach the server (``sefode serve --public-url``): an ``https://`` one makes cookies ``Secure``,
     and its origin is accepted by the Origin check. ``limits`` replaces the default ``sefode.server.limits.Limits``.
+    ``clock_unit_s`` is the real time of one second of a room's turn clock (tests shorten it).
     ``heap_policy`` freezes the long-lived heap out of the garbage collector's full scans (``sefode.server.heap``).
     """
     if log:
@@ -75,6 +77,7 @@ def create_app(
         bot_think_ms=bot_think_ms,
         bot_processes=bot_processes,
         pause_limit_s=pause_limit_s,
+        clock_unit_s=clock_unit_s,
     )
     if redis_url is not None:
         if not store.url.startswith("postgresql"):

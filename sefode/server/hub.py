@@ -140,12 +140,15 @@ class Hub:
         bot_threads: int = 2,
         bot_processes: int = 1,
         pause_limit_s: float = PAUSE_LIMIT_S,
+        clock_unit_s: float = 1.0,
     ) -> None:
         self.store = store
         self.bot_delay_s = bot_delay_s
         self.disconnect_grace_s = disconnect_grace_s
         self.bot_think_ms = bot_think_ms
         self.pause_limit_s = pause_limit_s
+        self.clock_unit_s = clock_unit_s
+        """Real seconds per second of a room's turn clock (``clock_s``): 1 but in tests that let a clock run out."""
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
         self.names: dict[str, str] = {}

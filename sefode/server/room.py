@@ -8,33 +8,40 @@ in the store's worker thread), then send each connection its own view. Rooms kno
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import random
 import secrets
 import time
-from collections import deque
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
-from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, Turns, apply_entry, get_game
+from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
 from sefode.history import replay_actions
 from sefode.server import logs
+from sefode.server.matchrun import MatchRun, with_played_for
 from sefode.server.messages import ClientError, encode
-from sefode.store.db import FencedOut, add_action
+from sefode.server.present import state_common, state_message
+from sefode.server.record import (
+    CHAT_KEPT,
+    ActionSource,
+    BotLevel,
+    RoomRecord,
+    RoomStatus,
+    Visibility,
+    copy_record,
+    load_record,
+    record_json,
+)
+from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
     from sefode.server.hub import Connection, Hub
 
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
-RECAP_EVENTS = 30
-CHAT_KEPT = 50
-"""Chat messages kept with a room and sent again to whoever (re)enters it."""
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL: str = BotLevel.NORMAL.value
 DEFAULT_TEAMS = [
     {"name": "Copas", "colour": "#d33f49", "symbol": "♥"},
     {"name": "Espadas", "colour": "#2d3047", "symbol": "♠"},
@@ -56,107 +63,14 @@ def check_password(password: str, stored: str) -> bool:
     return passwords.verify_password(stored, password)
 
 
-@dataclass
-class MatchRun:
-    """The match on at a room's table (or the last one, once over)."""
+class Room(RoomRecord):
+    """A room: its stored fields (``RoomRecord``, the room's attributes) and what lives only in memory."""
 
-    id: str
-    number: int
-    game: Game[Any]
-    state: Any
-    seed: int
-    options: dict[str, Any]
-    setup: dict[str, Any]
-    seats: list[dict[str, Any]]
-    """Per match seat: ``{"player_id", "bot", "left"}``."""
-    version: int = 0
-    """Actions accepted in the match so far (the store's index of the next one)."""
-    seen: list[int] = field(default_factory=list)
-    """Per seat: the version this seat's next action is checked against (see :meth:`advance`)."""
-    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECAP_EVENTS))
-    bots: dict[tuple[int, str], Player] = field(default_factory=dict)
-    turn_started: dict[int, float] = field(default_factory=dict)
-    """Per awaited seat: when (monotonic) its turn began; each awaited seat has its own clock."""
-    deadlines: dict[int, int] = field(default_factory=dict)
-    """Per awaited seat: when (epoch ms) its clock runs out; empty while paused."""
-    covering: set[int] = field(default_factory=set)
-    """Seats whose clock ran out this turn: the table's bot plays for them until they are no longer awaited."""
-    awaiting: frozenset[int] = frozenset()
-
-    @property
-    def over(self) -> bool:
-        return self.game.outcome(self.state) is not None
-
-    def record(self, events: list[dict[str, Any]]) -> None:
-        for ev in events:
-            self.recent.append({"version": self.version, **ev})
-
-    def advance(self, actor: int) -> set[int]:
-        """Count one accepted action by ``actor`` (already applied); return the seats whose turn (re)started.
-
-        A seat's version moves with every action, except, in a game of simultaneous turns, another seat's
-        action while this seat stays awaited: so a submission is checked against what that seat has seen, and
-        another seat's secret submission in the same turn never makes it stale. (The engine still checks the
-        action itself.)
-        """
-        simultaneous = self.game.spec.turns is Turns.SIMULTANEOUS
-        before = self.awaiting if simultaneous else frozenset()
-        self.version += 1
-        after = self.game.awaiting(self.state)
-        n = self.game.seats(self.state)
-        while len(self.seen) < n:
-            self.seen.append(self.version)
-        started: set[int] = set()
-        for seat in range(n):
-            if seat != actor and seat in before and seat in after:
-                continue
-            self.seen[seat] = self.version
-            if seat in after:
-                started.add(seat)
-        self.awaiting = after
-        self.covering &= after
-        for seat in list(self.turn_started):
-            if seat not in after:
-                self.turn_started.pop(seat, None)
-                self.deadlines.pop(seat, None)
-        return started
-
-    def version_for(self, seat: int | None) -> int:
-        if seat is None or seat >= len(self.seen):
-            return self.version
-        return self.seen[seat]
-
-    def seat_of(self, player_id: str) -> int | None:
-        for i, occ in enumerate(self.seats):
-            if occ.get("player_id") == player_id and not occ.get("left"):
-                return i
-        return None
-
-
-class Room:
     def __init__(self, hub: Hub, room_id: str, data: dict[str, Any], invite_token: str) -> None:
+        copy_record(load_record(data), self)
         self.hub = hub
         self.id = room_id
         self.invite_token = invite_token
-        self.name: str = data["name"]
-        self.game_name: str = data["game"]
-        self.options: dict[str, Any] = data["options"]
-        self.owner: str = data["owner"]
-        self.visibility: str = data["visibility"]
-        self.password_hash: str | None = data.get("password_hash")
-        self.clock_s: int = data["clock_s"]
-        self.seats: list[dict[str, Any]] = data["seats"]
-        self.teams: list[dict[str, Any]] | None = data.get("teams")
-        self.match_count: int = data.get("match_count", 0)
-        self.current_match: str | None = data.get("current_match")
-        self.last_match: dict[str, Any] | None = data.get("last_match")
-        self.created_at: int = data.get("created_at") or logs.now_ms()
-        self.chat_log: deque[dict[str, Any]] = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
-        self.seat_setup: dict[str, Any] = dict(data.get("seat_setup") or {})
-        """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
-        self.chat_count: int = int(data.get("chat_count") or len(self.chat_log))
-        self.outside_bots: bool = bool(data.get("outside_bots", False))
-        """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
         self.match: MatchRun | None = None
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -166,30 +80,13 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
         """The armed timer (a loop callback: re-arming on every action costs no task); it starts ``_timer``."""
-        self._stored: dict[str, Any] = copy.deepcopy(data)
+        self._stored: dict[str, Any] = self.data()
         """What the store holds (``save`` goes back to it when storing fails)."""
 
     # ------------------------------------------------------------------ persistence
     def data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "game": self.game_name,
-            "options": self.options,
-            "owner": self.owner,
-            "visibility": self.visibility,
-            "password_hash": self.password_hash,
-            "clock_s": self.clock_s,
-            "seats": self.seats,
-            "teams": self.teams,
-            "match_count": self.match_count,
-            "current_match": self.current_match,
-            "last_match": self.last_match,
-            "created_at": self.created_at,
-            "chat": list(self.chat_log),
-            "seat_setup": self.seat_setup,
-            "chat_count": self.chat_count,
-            "outside_bots": self.outside_bots,
-        }
+        """The room's stored record (plain JSON; see ``sefode.server.record``)."""
+        return record_json(self)
 
     async def save(self) -> None:
         """Store the room. When storing fails the room goes back to what the store holds, so that a message that
@@ -198,27 +95,9 @@ class Room:
         try:
             await self.hub.save_room(self)
         except Exception:
-            self._load(copy.deepcopy(self._stored))
+            copy_record(load_record(self._stored), self)
             raise
-        self._stored = copy.deepcopy(data)
-
-    def _load(self, data: dict[str, Any]) -> None:
-        """The room's stored fields from ``data`` (the inverse of ``data()``)."""
-        self.name = data["name"]
-        self.game_name = data["game"]
-        self.options = data["options"]
-        self.owner = data["owner"]
-        self.visibility = data["visibility"]
-        self.password_hash = data.get("password_hash")
-        self.clock_s = data["clock_s"]
-        self.seats = data["seats"]
-        self.teams = data.get("teams")
-        self.match_count = data.get("match_count", 0)
-        self.current_match = data.get("current_match")
-        self.last_match = data.get("last_match")
-        self.created_at = data.get("created_at") or self.created_at
-        self.chat_log = deque(data.get("chat") or [], maxlen=CHAT_KEPT)
-        self.chat_count = int(data.get("chat_count") or len(self.chat_log))
+        self._stored = data
 
     def restore_match(self, stored: Any) -> None:
         """Rebuild the match by replaying its stored actions through the engine."""
@@ -236,11 +115,14 @@ class Room:
         )
         run.awaiting = game.awaiting(state)
         run.seen = [0] * game.seats(state)
+        run.own = [0] * game.seats(state)
         sources = [source for _seat, _entry, source in stored.actions]
         entries = [(seat, entry) for seat, entry, _source in stored.actions]
         for index, (seat, events) in enumerate(replay_actions(game, state, entries)):
-            run.record(_with_played_for(events, seat, sources[index]))
-            run.advance(seat)
+            secret = run.secret(seat, events)
+            if not secret:
+                run.record(with_played_for(events, seat, sources[index]))
+            run.advance(seat, secret)
         self.match = run
         self._reset_clock()
 
@@ -253,10 +135,10 @@ class Room:
     def paused(self) -> bool:
         return self.paused_until is not None
 
-    def status(self) -> str:
+    def status(self) -> RoomStatus:
         if not self.playing:
-            return "waiting"
-        return "paused" if self.paused else "playing"
+            return RoomStatus.WAITING
+        return RoomStatus.PAUSED if self.paused else RoomStatus.PLAYING
 
     def connected_players(self) -> set[str]:
         return {c.player_id for c in self.conns}
@@ -299,7 +181,7 @@ class Room:
 
     def listed(self, now_ms: int) -> bool:
         """Shown in the lobby: public or password rooms with a match on, someone in, or created lately."""
-        if self.visibility not in ("public", "password"):
+        if self.visibility not in (Visibility.PUBLIC, Visibility.PASSWORD):
             return False
         return self.playing or bool(self.conns) or now_ms - self.created_at < LOBBY_FRESH_MS
 
@@ -424,7 +306,7 @@ class Room:
         run = self.match
         if run is None:
             return None
-        msg = _state_message(run, run.seat_of(player_id), events, _state_common(run))
+        msg = state_message(run, run.seat_of(player_id), events, state_common(run))
         if recap:
             msg["recap"] = list(run.recent)
         return msg
@@ -440,16 +322,27 @@ class Room:
         run = self.match
         if run is None or not self.conns:
             return
-        common = _state_common(run)
+        common = state_common(run)
         conns = [(conn, run.seat_of(conn.player_id)) for conn in self.conns]
         seats = list(dict.fromkeys(seat for _conn, seat in conns))
         views = run.game.views(run.state, seats)  # what the seats' views share is built once
         by_seat = {
-            seat: encode(_state_message(run, seat, events, common, view))
+            seat: encode(state_message(run, seat, events, common, view))
             for seat, view in zip(seats, views, strict=True)
         }
         for conn, seat in conns:
             conn.send_text(by_seat[seat])
+
+    def send_seat_state(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """The ``state`` of one seat, to that seat's connections alone (a secret action, see ``MatchRun.secret``)."""
+        run = self.match
+        if run is None:
+            return
+        text: str | None = None
+        for conn in list(self.conns):
+            if run.seat_of(conn.player_id) == seat:
+                text = text or encode(state_message(run, seat, events, state_common(run)))
+                conn.send_text(text)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = encode(message)
@@ -464,9 +357,9 @@ class Room:
             return
         if invite is not None and secrets.compare_digest(invite, self.invite_token):
             return
-        if self.visibility == "invite":
+        if self.visibility is Visibility.INVITE:
             raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
-        if self.visibility == "password" and (
+        if self.visibility is Visibility.PASSWORD and (
             not password
             or self.password_hash is None
             # key stretching takes milliseconds: off the event loop
@@ -477,6 +370,7 @@ class Room:
     async def enter(self, conn: Connection) -> None:
         async with self.lock:
             first = conn.player_id not in self.connected_players()
+            unseated = await self._unseat_refused(conn.player_id)
             self.conns.add(conn)
             self.disconnected_at.pop(conn.player_id, None)
             logs.event("room.enter", room=self.id, player=conn.player_id, conn=conn.id)
@@ -488,7 +382,7 @@ class Room:
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
-            if first:
+            if first or unseated:
                 self.send_room_except(conn)
             self._schedule()
 
@@ -510,6 +404,42 @@ class Room:
                 if self.paused != was_paused:
                     self.send_state([])
                 self._schedule()
+
+    # ------------------------------------------------------------------ admission
+    async def admit(self, player_id: str | None) -> None:
+        """The one admission check of every path that seats someone: ``sit``, a late join, a seat the owner sets
+        (``None``: the table's own bot), a reconnection and the start of a match (see ``_unseat_refused``).
+
+        A person and the table's own bots sit anywhere; a bot account (``sefode.accounts.bots``, looked up in the
+        store the first time: not only this node's cache) only where the owner lets outside bots sit."""
+        if player_id is None or self.outside_bots:
+            return
+        if await self.hub.is_bot_account(player_id):
+            raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
+
+    async def _unseat_refused(self, player_id: str) -> bool:
+        """A reconnection, or the start of a match: a player holding a seat the admission check refuses (a bot account
+        seated by a path that was not checked before, kept in a stored room) loses it: the room's seat is freed, and
+        in the match on the table's bot plays the seat from now on. True when something changed (stored already)."""
+        held = self.config_seat_of(player_id)
+        run = self.match if self.playing else None
+        in_match = run.seat_of(player_id) if run is not None else None
+        if held is None and in_match is None:
+            return False
+        try:
+            await self.admit(player_id)
+        except ClientError:
+            pass
+        else:
+            return False
+        if held is not None:
+            self.seats[held] = {"player_id": None, "bot": None}
+            await self.save()
+        if run is not None and in_match is not None:
+            run.seats[in_match]["left"] = True
+            await self.hub.room_write(self, set_match_seats, run.id, run.seats)
+        logs.warning("room.unseated", room=self.id, player=player_id, seat=held, match_seat=in_match)
+        return True
 
     # ------------------------------------------------------------------ seating (between matches)
     def _require_owner(self, player_id: str) -> None:
@@ -533,9 +463,7 @@ class Room:
                 return
             if target.get("player_id") or target.get("bot"):
                 raise ClientError("room/seat_taken", f"seat {i} is taken")
-            is_bot = await self.hub.is_bot_account(player_id)  # the store, the first time: not only this node's cache
-            if is_bot and not self.outside_bots:
-                raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
+            await self.admit(player_id)
             if self.playing and self.match is not None and self.match.seat_of(player_id) is not None:
                 raise ClientError("room/match_on", "you are playing this match; use leave to forfeit")
             old = self.config_seat_of(player_id)
@@ -566,6 +494,7 @@ class Room:
             self._require_owner(player_id)
             self._require_between()
             i = self._seat_index(seat)
+            await self.admit(None)  # the owner seats the table's own bot
             had_human = self.seats[i].get("player_id") is not None
             self.seats[i] = {"player_id": None, "bot": bot}
             await self.save()
@@ -622,6 +551,8 @@ class Room:
             if player_id is not None:
                 self._require_owner(player_id)
             self._require_between()
+            for occupant in [s["player_id"] for s in self.seats if s.get("player_id")]:
+                await self._unseat_refused(occupant)
             game = get_game(self.game_name)
             options = dict(self.options)
             if game.spec.seats_option is not None:
@@ -665,6 +596,7 @@ class Room:
             )
             run.awaiting = game.awaiting(state)
             run.seen = [0] * game.seats(state)
+            run.own = [0] * game.seats(state)
             self.match = run
             self.pause_votes.clear()
             self.paused_until = None
@@ -686,6 +618,8 @@ class Room:
                 raise ClientError("room/not_seated", "you have no seat in this match; spectators cannot act")
             if self.paused:
                 raise ClientError("room/paused", "the match is paused")
+            if seat in run.covering:
+                raise ClientError("action/not_your_turn", "your clock ran out: the table plays this turn for you")
             current = run.version_for(seat)
             if version != current:
                 raise ClientError(
@@ -701,19 +635,22 @@ class Room:
             if joining:
                 if any(s.get("player_id") == player_id for s in run.seats):
                     raise ClientError("action/already_left", "you left this match for good")
+                await self.admit(player_id)
                 seat = game.seats(run.state)
             assert seat is not None
             if platform is not None:
-                await self._apply(seat, {platform: True}, "human", player_id if joining else None)
+                await self._apply(seat, {platform: True}, ActionSource.HUMAN, player_id if joining else None)
                 return
             try:
                 action = game.parse_action(run.state, seat, message)
             except EngineError as err:
                 raise ClientError(err.code, str(err)) from None
             # Turn actions of a seat that is not awaited are refused by the engine as action/not_your_turn.
-            await self._apply(seat, action, "human")
+            await self._apply(seat, action, ActionSource.HUMAN)
 
-    async def _apply(self, seat: int, action: int | dict[str, Any], source: str, joiner: str | None = None) -> None:
+    async def _apply(
+        self, seat: int, action: int | dict[str, Any], source: ActionSource, joiner: str | None = None
+    ) -> None:
         """Apply, store, broadcast. The caller holds the lock; engine errors become ClientErrors.
 
         ``action`` is a game action, or a platform action in its JSON form (``{"leave": true}``...)."""
@@ -732,7 +669,8 @@ class Room:
                 entry = game.action_json(run.state, action)
         except EngineError as err:
             raise ClientError(err.code, str(err)) from None
-        events = _with_played_for(events, seat, source)
+        secret = run.secret(seat, events)
+        events = with_played_for(events, seat, source)
         seats_changed = False
         if game.seats(run.state) > before:
             run.seats.append({"player_id": joiner, "bot": None if joiner else DEFAULT_LEVEL, "left": False})
@@ -750,7 +688,7 @@ class Room:
             await self.hub.write(
                 add_action,
                 run.id,
-                run.version,
+                run.stored,
                 seat,
                 entry,
                 source,
@@ -762,19 +700,23 @@ class Room:
             await self.hub.fenced_out(self)
             raise ClientError("server/moved", "this room moved to another server; joining it there") from None
         except Exception as err:
-            logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.version)
+            logs.error("store.action_failed", err, room=self.id, match=run.id, version=run.stored)
             await self._reload()
             raise ClientError("server/error", "the action could not be stored; the match was reloaded") from None
-        run.record(events)
-        started = run.advance(seat)
+        if not secret:
+            run.record(events)
+        started = run.advance(seat, secret)
         self._start_clocks(started)
         logs.event(
-            "match.action", room=self.id, match=run.id, version=run.version, seat=seat, source=source, action=label
+            "match.action", room=self.id, match=run.id, version=run.stored, seat=seat, source=source, action=label
         )
         if seats_changed:
             await self.save()
             self.send_room()
-        self.send_state(events)
+        if secret:
+            self.send_seat_state(seat, events)
+        else:
+            self.send_state(events)
         if placements is not None:
             await self._finish(run, placements)
         self._schedule()
@@ -839,6 +781,7 @@ class Room:
                 "at": logs.now_ms(),
             }
             self.chat_log.append(message)
+            del self.chat_log[:-CHAT_KEPT]
             await self.save()
             self.broadcast(message)
 
@@ -894,6 +837,11 @@ class Room:
         logs.event("room.resume", room=self.id)
 
     # ------------------------------------------------------------------ clocks and bots
+    @property
+    def clock_length_s(self) -> float:
+        """How long (real seconds) a seat's turn clock runs: the room's ``clock_s``, scaled by the hub's clock unit."""
+        return self.clock_s * self.hub.clock_unit_s
+
     def _reset_clock(self) -> None:
         """Every awaited seat's clock starts again (a match starts or is rebuilt, a pause ends)."""
         run = self.match
@@ -913,23 +861,23 @@ class Room:
             if self.paused:
                 run.deadlines.pop(seat, None)
             else:
-                run.deadlines[seat] = now_ms + self.clock_s * 1000
+                run.deadlines[seat] = now_ms + round(self.clock_length_s * 1000)
 
-    def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, str] | None:
+    def _bot_turn_due(self, run: MatchRun, seat: int) -> tuple[float, ActionSource] | None:
         """When (monotonic) and why a bot plays ``seat``'s turn."""
         hub = self.hub
         occ = run.seats[seat] if seat < len(run.seats) else {"bot": DEFAULT_LEVEL}
         now = time.monotonic()
         if occ.get("bot") or occ.get("left") or seat in run.game.stand_in_seats(run.state):
-            return now + hub.bot_delay_s, "bot"
+            return now + hub.bot_delay_s, ActionSource.BOT
         started = run.turn_started.get(seat, now)
         pid = occ.get("player_id")
         if pid not in self.connected_players():
             since = self.disconnected_at.get(pid or "", started)
-            return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), "absent"
+            return max(now + hub.bot_delay_s, since + hub.disconnect_grace_s), ActionSource.ABSENT
         if seat in run.covering:  # its clock ran out: the bot finishes this seat's turn
-            return now + hub.bot_delay_s, "clock"
-        return started + self.clock_s, "clock"
+            return now + hub.bot_delay_s, ActionSource.CLOCK
+        return started + self.clock_length_s, ActionSource.CLOCK
 
     def _schedule(self) -> None:
         """(Re)arm the room's one timer: the next bot turn, clock run-out or pause end."""
@@ -941,11 +889,11 @@ class Room:
         self._timer = None
         run = self.match
         if self.paused_until is not None:
-            self._arm(self.paused_until, None, "pause_end")
+            self._arm(self.paused_until, None, None)
             return
         if run is None or run.over:
             return
-        best: tuple[float, int, str] | None = None
+        best: tuple[float, int, ActionSource] | None = None
         for seat in sorted(run.game.awaiting(run.state)):
             due = self._bot_turn_due(run, seat)
             if due is not None and (best is None or due[0] < best[0]):
@@ -953,18 +901,19 @@ class Room:
         if best is not None:
             self._arm(best[0], best[1], best[2])
 
-    def _arm(self, at: float, seat: int | None, reason: str) -> None:
+    def _arm(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
+        """Wake at ``at`` (monotonic): a bot plays ``seat`` (for ``reason``), or (no seat) the pause ends."""
         loop = asyncio.get_running_loop()
         self._alarm = loop.call_later(max(0.0, at - time.monotonic()), self._ring, at, seat, reason)
 
-    def _ring(self, at: float, seat: int | None, reason: str) -> None:
+    def _ring(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
         self._alarm = None
         self._timer = asyncio.create_task(self._wake(at, seat, reason))
 
-    async def _wake(self, at: float, seat: int | None, reason: str) -> None:
+    async def _wake(self, at: float, seat: int | None, reason: ActionSource | None) -> None:
         try:
             await asyncio.sleep(max(0.0, at - time.monotonic()))
-            if seat is None:
+            if seat is None or reason is None:
                 async with self.lock:
                     if self.paused_until is not None and time.monotonic() >= self.paused_until - 0.01:
                         self._unpause()
@@ -987,14 +936,14 @@ class Room:
             run.bots[key] = make_player(kind, secrets.randbits(32), self.hub.bot_think_ms)
         return run.bots[key]
 
-    async def _bot_play(self, seat: int, reason: str) -> None:
+    async def _bot_play(self, seat: int, reason: ActionSource) -> None:
         async with self.lock:
             run = self.match
             if run is None or run.over or self.paused or seat not in run.game.awaiting(run.state):
                 return
-            if reason == "clock":
+            if reason is ActionSource.CLOCK:
                 run.covering.add(seat)
-            version = run.version
+            version = run.stored
             player = self._player_for(run, seat)
             state = run.game.clone(run.state)
         try:
@@ -1006,7 +955,7 @@ class Room:
                 return
             action = legal[0]
         async with self.lock:
-            if self.match is not run or run.version != version or self.paused:
+            if self.match is not run or run.stored != version or self.paused:
                 self._schedule()
                 return
             try:
@@ -1014,7 +963,7 @@ class Room:
             except ClientError as err:
                 logs.error("bot.illegal", None, room=self.id, seat=seat, code=err.code, cause=err.message)
                 fallback = run.game.legal_actions(run.state, seat)
-                if fallback and run.version == version:
+                if fallback and run.stored == version:
                     await self._apply(seat, fallback[0], reason)
 
     def close(self) -> None:
@@ -1026,57 +975,12 @@ class Room:
             self._timer = None
 
 
-_Common = tuple[list[int], dict[str, int], "int | None"]
-
-
-def _state_common(run: MatchRun) -> _Common:
-    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline."""
-    deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
-    return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
-
-
-def _state_message(
-    run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: _Common, view: Any = None
-) -> dict[str, Any]:
-    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md; ``view`` when it is built
-    already (``Game.views``)."""
-    awaiting, deadlines, earliest = common
-    game = run.game
-    state = run.state
-    legal: list[dict[str, Any]] = []
-    if seat is not None and seat in awaiting:
-        legal = [
-            {"action": game.action_json(state, a), "label": game.describe_action(state, seat, a)}
-            for a in game.legal_actions(state, seat)
-        ]
-    own = run.deadlines.get(seat) if seat is not None else None
-    return {
-        "type": "state",
-        "match_id": run.id,
-        "version": run.version_for(seat),
-        "seat": seat,
-        "view": game.view(state, seat) if view is None else view,
-        "events": events,
-        "deadline": own if own is not None else earliest,
-        "deadlines": deadlines,
-        "awaiting": awaiting,
-        "legal": legal,
-    }
-
-
 def _platform_key(message: dict[str, Any]) -> str | None:
     """``"leave"``, ``"join"`` or ``"show"`` when ``message`` is that platform action, else None."""
     keys = [k for k in message if k != "seat"]
     if len(keys) == 1 and keys[0] in PLATFORM_ACTIONS and message[keys[0]] is True:
         return str(keys[0])
     return None
-
-
-def _with_played_for(events: list[dict[str, Any]], seat: int, source: str) -> list[dict[str, Any]]:
-    """The table's notice that it played ``seat``'s turn (its clock ran out, or its player is away)."""
-    if source in ("clock", "absent"):
-        return [{"type": "played_for", "seat": seat, "reason": source}, *events]
-    return events
 
 
 def _label(game: Game[Any], state: Any, seat: int, action: int) -> str:

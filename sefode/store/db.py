@@ -200,6 +200,11 @@ def add_action(
     _update_match(conn, match_id, seats, outcome, stamp)
 
 
+def set_match_seats(conn: sa.Connection, match_id: str, seats: list[dict[str, Any]]) -> None:
+    """Store who holds each seat of a match (a seat taken from a player the room no longer admits)."""
+    _update_match(conn, match_id, seats, None, now_ms())
+
+
 def _update_match(
     conn: sa.Connection,
     match_id: str,

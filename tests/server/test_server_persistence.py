@@ -7,14 +7,15 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 import sqlalchemy as sa
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from server_helpers import Client, postgres_url, running_server
+from server_helpers import Client, Player, postgres_url, run_async, running_server
 from table_helpers import drive, settle, start, table, wait_state
 
 from sefode.history import replay
@@ -147,3 +148,152 @@ def test_chat_is_stored_with_the_room_and_replayed_on_reconnect_and_after_a_rest
         after = [client.wait(lambda m: m["type"] == "chat") for _ in range(2)]
         assert [m["text"] for m in after] == ["oi", "bora jogar?"] and all(m["recap"] for m in after)
         assert [m["id"] for m in after] == [m["id"] for m in recap]
+
+
+# ---------------------------------------------------------------------- the room record (issue 21)
+EVERY_FIELD: dict[str, Any] = {
+    "name": "Mesa cheia",
+    "game": "guimenon",
+    "options": {"deck_0": "random", "deck_1": "mare-cheia"},
+    "owner": "p-owner",
+    "visibility": "password",
+    "password_hash": "$argon2id$stand-in",
+    "clock_s": 45,
+    "seats": [{"player_id": "p-owner", "bot": None}, {"player_id": None, "bot": "hard"}],
+    "teams": [{"name": "Copas", "colour": "#d33f49", "symbol": "♥"}],
+    "match_count": 7,
+    "current_match": "m-current",
+    "last_match": {"id": "m-last", "number": 6, "placements": [1, 0], "history_url": "/api/matches/m-last/history"},
+    "created_at": 1_700_000_000_000,
+    "chat": [{"type": "chat", "id": 9, "from": {"player_id": "p-owner", "name": "Ana", "bot": False}, "text": "oi"}],
+    "chat_count": 9,
+    "seat_setup": {"p-owner": "brasa-viva"},
+    "outside_bots": True,
+}
+"""A stored room with every field away from its default (the keys are those of the stored format)."""
+
+
+def test_the_room_record_names_every_stored_field_and_round_trips_it() -> None:
+    from sefode.server.record import FIELDS, load_record, record_json
+
+    assert sorted(f.metadata.get("key", f.name) for f in FIELDS) == sorted(EVERY_FIELD)
+    assert record_json(load_record(json.loads(json.dumps(EVERY_FIELD)))) == EVERY_FIELD
+
+
+def test_a_room_stored_before_the_record_reads_with_defaults() -> None:
+    from sefode.server.record import Visibility, load_record
+
+    old = {k: EVERY_FIELD[k] for k in ("name", "game", "options", "owner", "visibility", "clock_s", "seats")}
+    record = load_record({**old, "chat": None, "seat_setup": None, "chat_count": None, "created_at": None, "x": 1})
+    assert record.visibility is Visibility.PASSWORD and record.seat_setup == {} and record.chat_log == []
+    assert record.outside_bots is False and record.match_count == 0 and record.created_at > 0
+    assert load_record({**old, "chat": EVERY_FIELD["chat"]}).chat_count == 1
+
+
+def test_a_failed_save_puts_back_every_stored_field() -> None:
+    """``Room.save`` goes back to what the store holds when storing fails: every field, ``seat_setup`` and
+    ``outside_bots`` included (the hand-written ``_load`` forgot them)."""
+    from sefode.server.record import copy_record, load_record
+    from sefode.server.room import Room
+
+    class DownHub:
+        async def save_room(self, room: Room) -> None:
+            raise RuntimeError("the store is down")
+
+    room = Room(cast(Any, DownHub()), "r1", dict(EVERY_FIELD), "invite")
+    before = room.data()
+    assert before == EVERY_FIELD
+    changed: dict[str, Any] = {
+        **EVERY_FIELD,
+        "name": "Outra",
+        "options": {},
+        "owner": "p-other",
+        "visibility": "invite",
+        "password_hash": None,
+        "clock_s": 30,
+        "seats": [{"player_id": None, "bot": None}] * 2,
+        "teams": None,
+        "match_count": 8,
+        "current_match": None,
+        "last_match": None,
+        "created_at": 1,
+        "chat": [],
+        "chat_count": 10,
+        "seat_setup": {"p-other": "veu-de-sombras"},
+        "outside_bots": False,
+    }
+    assert all(changed[key] != value for key, value in EVERY_FIELD.items() if key != "game")
+
+    async def save_changed() -> None:
+        copy_record(load_record(changed), room)
+        assert room.data() == changed
+        with pytest.raises(RuntimeError):
+            await room.save()
+
+    run_async(save_changed())
+    assert room.data() == before
+
+
+def _after_turn(turn: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["view"]["turn"] > turn
+
+
+def test_a_restart_mid_match_keeps_every_room_field_seat_setups_and_outside_bots(tmp_path: Path) -> None:
+    """A Guimenon room that lets outside bots sit, a bot account seated, secret deck choices, a match on with secret
+    placements made: after a restart the room's record is the same, each seat gets its own choice back, and each
+    seat's version and view are where they were."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with running_server(url, disconnect_grace_s=600.0) as first:
+        owner = first.player("Ana")
+        register = first.http.post(
+            "/api/account/register", json={"username": "ana", "password": "correct horse"}, headers=owner.auth
+        )
+        assert register.status_code == 200, register.text
+        first.http.cookies.clear()
+        owner.token = register.json()["token"]
+        made = owner.post("/api/account/bots", {"name": "Robô"}).json()
+        bot = Player.__new__(Player)
+        bot.server, bot.token, bot.id, bot.name = first, made["token"], made["bot_id"], made["name"]
+        created = owner.create_room(name="Guimenon", game="guimenon", options={}, outside_bots=True, clock_s=300)
+        room_id = created["room_id"]
+        ana, robot = owner.connect(), bot.connect()
+        assert ana.join(room_id)["type"] == "room" and robot.join(room_id)["type"] == "room"
+        robot.send("sit", seat=1)
+        ana.wait(lambda m: m["type"] == "room" and m["room"]["seats"][1]["player_id"] == bot.id)
+        for client, deck in ((ana, "brasa-viva"), (robot, "mare-cheia")):
+            client.send("seat_setup", value=deck)
+            client.wait(lambda m: m["type"] == "seat_setup")
+        ana.send("chat", text="boa sorte")
+        robot.wait_type("chat")
+        state = start(ana, [robot])
+        placed = 0
+        while placed < 2:  # Ana places what she can, turn after turn (a secret action each)
+            place = [a["action"] for a in state["legal"] if "place" in a["action"]]
+            if place:
+                ana.send("action", action=place[0], version=state["version"])
+                state = wait_state(ana, lambda m: True)
+                placed += 1
+                continue
+            turn = state["view"]["turn"]
+            for client in (ana, robot):
+                assert client.state is not None
+                client.send("action", action={"confirm": True}, version=client.state["version"])
+            state = wait_state(ana, _after_turn(turn))
+            wait_state(robot, _after_turn(turn))
+        settle([ana])
+        before_room = first.hub.rooms[room_id].data()
+        before = {c.player.id: c.state for c in (ana, robot)}
+        ana.close()
+        robot.close()
+    with running_server(url, disconnect_grace_s=600.0) as second:
+        assert second.hub.rooms[room_id].data() == before_room
+        for player, deck in ((owner, "brasa-viva"), (bot, "mare-cheia")):
+            back = player.connect(second)
+            room = back.join(room_id)["room"]
+            assert room["outside_bots"] is True and room["status"] == "playing"
+            assert back.wait_type("seat_setup")["value"] == deck  # each seat its own choice, to it alone
+            state = wait_state(back, lambda m: True)
+            old = before[player.id]
+            assert old is not None
+            assert (state["seat"], state["version"], state["view"]) == (old["seat"], old["version"], old["view"])
+            back.close()

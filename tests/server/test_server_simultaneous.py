@@ -8,16 +8,24 @@ seat's sealed card reaches the other seat before both have submitted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from server_helpers import Client, LiveServer, Message, running_server
+from server_helpers import LOOSE, Client, LiveServer, Message, running_server
 from table_helpers import start, table, wait_state
 
 
 @pytest.fixture
 def srv(tmp_path: Path) -> Iterator[LiveServer]:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as live:
+        yield live
+
+
+@pytest.fixture
+def srv_short(tmp_path: Path) -> Iterator[LiveServer]:
+    unlimited = replace(LOOSE, connection_messages_burst=1e6, connection_messages_per_s=1e6)  # Ana acts at once
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", clock_unit_s=SHORT_CLOCK, limits=unlimited) as live:
         yield live
 
 
@@ -97,3 +105,98 @@ def test_each_awaited_seat_has_its_own_clock_and_a_bot_covers_only_the_seat_that
     assert covered == [{"type": "played_for", "seat": 1, "reason": "clock"}]
     notices = [e for c in (ana, bia) for m in c.received if m["type"] == "state" for e in m["events"]]
     assert {"type": "played_for", "seat": 0, "reason": "clock"} not in notices
+
+
+# ---------------------------------------------------------------------- Guimenon: secret placements (issue 21)
+SHORT_CLOCK = 0.2
+"""Seconds of real time per second of a room's clock in these tests: a 5 s clock runs out after 1 s."""
+
+
+def _guimenon(srv: LiveServer, clock_s: int) -> tuple[str, Client, Client, Message]:
+    """A Guimenon table of Ana (seat 0) and Bia, at the first turn in which Ana has a card she can place (turns
+    before it both confirm at once); Ana's state then."""
+    room_id, (ana, bia) = table(srv, ["Ana", "Bia"], {}, game="guimenon", clock_s=clock_s)
+    state = start(ana, [bia])
+    while not any("place" in a["action"] for a in state["legal"]):
+        turn = state["view"]["turn"]
+        for client in (ana, bia):
+            assert client.state is not None
+            client.send("action", action={"confirm": True}, version=client.state["version"])
+        state = wait_state(ana, _past_turn(turn))
+        wait_state(bia, _past_turn(turn))
+    assert sorted(state["awaiting"]) == [0, 1] and state["seat"] == 0
+    return room_id, ana, bia, state
+
+
+def _past_turn(turn: int) -> Callable[[Message], bool]:
+    return lambda m: m["view"]["turn"] > turn
+
+
+def _secret(state: Message, kind: str) -> dict[str, object]:
+    """Ana's first legal action of ``kind`` (``place`` or ``take_back``)."""
+    action: dict[str, object] = next(a["action"] for a in state["legal"] if kind in a["action"])
+    return action
+
+
+def _ping(client: Client) -> list[Message]:
+    """Every message sent to ``client`` so far: the answer to a ping comes after them."""
+    client.send("ping")
+    got = []
+    while (message := client.next())["type"] != "pong":
+        got.append(message)
+    return got
+
+
+def test_a_seat_placing_and_taking_back_a_secret_card_keeps_its_clock_and_the_table_plays_when_it_runs_out(
+    srv_short: LiveServer,
+) -> None:
+    _, ana, bia, first = _guimenon(srv_short, clock_s=5)
+    assert bia.state is not None
+    bia.send("action", action={"confirm": True}, version=bia.state["version"])  # only Ana is awaited now
+    state = wait_state(ana, lambda m: m["awaiting"] == [0])
+    deadline = state["deadlines"]["0"]
+    assert deadline == first["deadlines"]["0"]
+    covered = {"type": "played_for", "seat": 0, "reason": "clock"}
+    kind = "place"
+    while True:  # Ana keeps placing and taking back a card; every answer waits for the server
+        ana.send("action", action=_secret(state, kind), version=state["version"])
+        answer = ana.wait(lambda m: m["type"] in ("state", "error"))
+        if answer["type"] == "error":  # the clock ran out: the table's bot plays Ana's turn now
+            assert answer["code"] in ("action/not_your_turn", "action/stale_state", "action/already_confirmed")
+            break
+        if covered in answer["events"] or 0 not in answer["awaiting"]:
+            break
+        state = answer
+        assert state["deadlines"]["0"] == deadline  # the clock runs from when Ana became awaited
+        assert state["deadline"] == deadline
+        kind = "take_back" if kind == "place" else "place"
+    wait_state(bia, lambda m: covered in m["events"])  # the table played for Ana, and says so
+
+
+def test_a_secret_placement_or_take_back_reaches_the_acting_seat_alone(srv: LiveServer) -> None:
+    room_id, ana, bia, first = _guimenon(srv, clock_s=300)
+    spectator = srv.player("Vera").connect()
+    assert spectator.join(room_id)["type"] == "room"
+    watching = wait_state(spectator, lambda m: True)
+    _ping(bia)
+    state = first
+    for kind in ("place", "take_back", "place"):
+        ana.send("action", action=_secret(state, kind), version=state["version"])
+        state = wait_state(ana, lambda m: True)
+        assert state["events"] == [] and state["awaiting"] == [0, 1]
+        assert [m for m in _ping(bia) if m["type"] != "room"] == []  # the opponent learns nothing
+        assert [m for m in _ping(spectator) if m["type"] != "room"] == []  # nor does a spectator
+    assert state["version"] == first["version"] + 3  # Ana's own version moves with her secret actions
+    ana.send("action", action={"confirm": True}, version=state["version"])
+    public = wait_state(spectator, lambda m: True)
+    turn = first["view"]["turn"]
+    assert public["events"][0] == {"type": "confirmed", "seat": 0, "turn": turn}
+    assert public["version"] == watching["version"] + 1  # the secret actions are not counted where they are unseen
+    assert public["view"]["hand_counts"] == watching["view"]["hand_counts"]
+    seen_b = wait_state(bia, lambda m: True)
+    assert seen_b["version"] == first["version"] and seen_b["events"] == public["events"]
+    bia.send("action", action={"confirm": True}, version=seen_b["version"])
+    resolved = [wait_state(c, _past_turn(turn))["version"] for c in (ana, bia, spectator)]
+    assert resolved == [watching["version"] + 2 + 3, watching["version"] + 2, watching["version"] + 2]
+    mine = [m["version"] for m in ana.received if m["type"] == "state"]
+    assert mine == sorted(mine) and len(set(mine[-6:])) == 6  # Ana's version grows with each of her states

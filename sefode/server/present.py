@@ -1,0 +1,44 @@
+"""Pure presenters: the ``state`` message of a seat (or the spectators), from a match and nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sefode.server.matchrun import MatchRun
+
+Common = tuple[list[int], dict[str, int], "int | None"]
+
+
+def state_common(run: MatchRun) -> Common:
+    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline."""
+    deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
+    return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
+
+
+def state_message(
+    run: MatchRun, seat: int | None, events: list[dict[str, Any]], common: Common, view: Any = None
+) -> dict[str, Any]:
+    """The ``state`` message of one seat (None: the spectators), see docs/protocol.md; ``view`` when it is built
+    already (``Game.views``)."""
+    awaiting, deadlines, earliest = common
+    game = run.game
+    state = run.state
+    legal: list[dict[str, Any]] = []
+    if seat is not None and seat in awaiting:
+        legal = [
+            {"action": game.action_json(state, a), "label": game.describe_action(state, seat, a)}
+            for a in game.legal_actions(state, seat)
+        ]
+    own = run.deadlines.get(seat) if seat is not None else None
+    return {
+        "type": "state",
+        "match_id": run.id,
+        "version": run.version_for(seat),
+        "seat": seat,
+        "view": game.view(state, seat) if view is None else view,
+        "events": events,
+        "deadline": own if own is not None else earliest,
+        "deadlines": deadlines,
+        "awaiting": awaiting,
+        "legal": legal,
+    }
