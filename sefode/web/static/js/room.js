@@ -388,12 +388,19 @@ export async function renderRoom(ctx, roomId) {
   /** FOCUSABLE within the elements ``scope`` selects (each alternative of the list scoped, not only the first). */
   const focusableIn = (scope) => FOCUSABLE.split(",").map((one) => `${scope} ${one.trim()}`).join(", ");
 
+  /** Whether the last drawn table awaited a decision of this player's (none while an action of theirs is on its way). */
+  let wasMine = false;
   function restoreFocus(place, gctx) {
+    const mine = Boolean(gctx.awaited && !gctx.pending);
+    const stillMine = mine && wasMine;
+    wasMine = mine;
     if (!place.free) return;
     const byId = place.testid ? main.querySelector(`[data-testid="${CSS.escape(place.testid)}"]`) : null;
-    const becameMine = gctx.awaited && !gctx.pending;
+    // A control outside the focus groups (Guimenon's Confirm) keeps the focus while the same decision is awaited:
+    // another seat's move redraws the table and must not pull the focus back to the hand.
+    const outsideGroups = byId && byId.matches(FOCUSABLE) && !byId.closest("[data-focus-group]");
     // Your turn: the first choice of the decision (the bid bar, else the hand) takes focus.
-    if (becameMine) {
+    if (mine && !(stillMine && outsideGroups)) {
       const current = byId && byId.matches(FOCUSABLE) && byId.closest("[data-focus-group]") ? byId : null;
       const first =
         current ||

@@ -1,0 +1,37 @@
+"""Markers the whole suite shares (docs/testing.md), given by where a test lives and what it uses, so that a quick
+subset is one ``-m`` away: ``scripts/test.sh -m "not browser"``.
+
+- ``browser``: drives Debian's chromium through Playwright (``tests/browser/``);
+- ``cluster``: starts several ``sefode serve --redis`` nodes behind nginx (``tests/server/test_cluster*.py``);
+- ``postgres``: talks to the test PostgreSQL (a fresh schema per test);
+- ``slow``: over about 5 s on its own on the 2-core machine (marked by hand, see docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import inspect
+from functools import cache
+from typing import Any
+
+import pytest
+
+
+@cache
+def _uses_postgres(function: Any) -> bool:
+    try:
+        source = inspect.getsource(function)
+    except (OSError, TypeError):
+        return False
+    return "postgres_url" in source or "PG_ADMIN_URL" in source
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path.as_posix()
+        if "/tests/browser/" in path:
+            item.add_marker(pytest.mark.browser)
+        if item.path.name.startswith("test_cluster"):
+            item.add_marker(pytest.mark.cluster)
+            item.add_marker(pytest.mark.postgres)
+        elif "postgres" in item.nodeid.lower() or _uses_postgres(getattr(item, "function", None)):
+            item.add_marker(pytest.mark.postgres)
