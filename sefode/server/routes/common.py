@@ -33,6 +33,7 @@ STATUS = {
     "message/too_large": 413,
     "rate/limited": 429,
     "room/too_many": 429,
+    "server/busy": 503,
 }
 """HTTP status of a ClientError code (400 when not listed)."""
 
@@ -129,7 +130,10 @@ def api(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ClientError as err:
-            return error(STATUS.get(err.code, 400), err.code, err.message)
+            response = error(STATUS.get(err.code, 400), err.code, err.message)
+            if err.code == "server/busy":
+                response.headers["retry-after"] = "2"
+            return response
         except EngineError as err:
             return error(400, err.code, str(err))
         except Exception as err:
