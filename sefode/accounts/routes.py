@@ -384,11 +384,6 @@ async def delete(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
     hub = _hub(request)
-    names = getattr(hub, "names", None)
-    nickname = names.get(player) if isinstance(names, dict) else None
-    if nickname is None:
-        profile = await _tx(request, lambda conn: queries.profile(conn, player, per_page=1))
-        nickname = profile.get("name") if profile else None
     stored = await _tx(request, lambda conn: service.stored_password(conn, player))
     if not await HASHING.run(service.confirms, stored, body.get("password")):
         raise AccountError("auth/bad_credentials", "wrong password", 401)
@@ -396,10 +391,10 @@ async def delete(request: Request) -> Response:
     _forget(request, player, everywhere=True)
     _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
-    if hub is not None and isinstance(nickname, str):
-        from sefode.server.privacy import forget_nickname
+    if hub is not None:
+        from sefode.server.privacy import forget_player
 
-        await forget_nickname(hub, player, nickname, service.ANONYMOUS_NAME)
+        await forget_player(hub, player, service.ANONYMOUS_NAME)
     return _cleared(request)
 
 

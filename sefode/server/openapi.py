@@ -332,7 +332,7 @@ def spec() -> dict[str, Any]:
         },
         "/api/account/delete": {
             "post": _op(
-                "delete the account (its nickname leaves rooms and team names too)",
+                "delete the account (its chat and seats show an anonymous name; its own rooms' and teams' names reset)",
                 _answer("ok", _OBJECT),
                 (400, 401, 403, 503),
                 body=_body({"password": {"type": "string"}}, ["password"]),
