@@ -85,7 +85,7 @@ def check_name(value: object) -> str:
     try:
         return text.name(value)
     except text.TextError as err:
-        raise AccountError("message/invalid", err.message) from None
+        raise AccountError(err.code, err.message) from None
 
 
 # --------------------------------------------------------------------------------------------- sessions

@@ -43,7 +43,7 @@ def _text(rule: Callable[[object], str | None], *, optional: bool = False) -> Ch
         try:
             return rule(value)
         except text.TextError as err:
-            raise _invalid(err.message) from None
+            raise ClientError(err.code, err.message) from None
 
     return check
 
@@ -118,7 +118,7 @@ def _teams(key: str, value: Any) -> Any:
             ):
                 raise _invalid("'colour' must look like #rrggbb")
         if "symbol" in team:
-            team["symbol"] = _text(lambda v: text.clean("symbol", v, 1, text.SYMBOL_MAX))("symbol", team["symbol"])
+            team["symbol"] = _text(text.symbol)("symbol", team["symbol"])
     return value
 
 

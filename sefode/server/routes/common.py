@@ -112,11 +112,11 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 def checked(rule: Callable[[object], str], value: object) -> str:
-    """``rule(value)`` with a TextError turned into ClientError ``message/invalid``."""
+    """``rule(value)`` with a TextError turned into ClientError (its code: ``message/invalid`` unless it says)."""
     try:
         return rule(value)
     except text.TextError as err:
-        raise ClientError("message/invalid", err.message) from None
+        raise ClientError(err.code, err.message) from None
 
 
 def name(value: Any) -> str:
