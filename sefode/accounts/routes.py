@@ -69,7 +69,9 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         raw = await read_body(request)
     except ClientError as err:
-        raise AccountError(err.code, err.message, 413) from None
+        raise AccountError(
+            err.code, err.message, {"message/too_large": 413, "request/timeout": 408}.get(err.code, 400)
+        ) from None
     try:
         data = text.loads(raw or b"{}", where="body")
     except text.TextError as err:
