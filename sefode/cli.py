@@ -130,20 +130,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from sefode.analysis import analyse
-    from sefode.history import HistoryError
+    from sefode.history import HistoryError, read_file
+    from sefode.server.text import printable
 
     try:
-        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        data = read_file(args.file)  # the reader ``sefode replay`` uses: no recursion, no echo of the file
         if not isinstance(data, dict):
             raise HistoryError("a history must be a JSON object")
         if args.think_ms <= 0:
             raise HistoryError("--think-ms must be positive")
         result = analyse(data, args.seat, args.think_ms, seed=args.seed, bar=not args.quiet)
-    except (OSError, ValueError) as err:  # HistoryError, EngineError and JSON errors are ValueErrors
-        print(f"sefode analyse: {err}", file=sys.stderr)
+    except (OSError, ValueError, TypeError, RecursionError, OverflowError, MemoryError) as err:
+        # HistoryError, EngineError and JSON errors are ValueErrors; one short line whatever the file held
+        reason = str(err) if isinstance(err, ValueError | OSError) else type(err).__name__
+        print(f"sefode analyse: {printable(reason, 500)[1:-1]}", file=sys.stderr)
         return 2
     print(json.dumps(result, ensure_ascii=False))
     return 0

@@ -145,21 +145,39 @@ MAX_DEPTH = 64
 """A history nests far less deeply than this; a deeper file is refused before it is parsed."""
 
 
+class FileError(HistoryError):
+    """A history file that cannot be read as JSON; ``code`` says why, the message is short and printable."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(_printable(message))
+        self.code = code
+
+
+def read_file(path: str | Path) -> Any:
+    """The JSON document in a history file, for every command that reads one (``sefode replay``, ``sefode
+    analyse``). FileError on anything else: unreadable, not UTF-8, not JSON, nesting deeper than ``MAX_DEPTH``, an
+    integer too long to convert; never RecursionError, and the message never echoes the file's content."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise FileError(f"cannot read {path}: {err}", "history/unreadable") from None
+    if depth_exceeds(text, MAX_DEPTH):
+        raise FileError(f"{path} nests deeper than {MAX_DEPTH} levels", "history/not_json")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise FileError(f"{path} is not JSON: {err}", "history/not_json") from None
+    except (ValueError, RecursionError) as err:  # e.g. an integer of more than 4300 digits
+        raise FileError(f"{path} is not a usable JSON document: {err}", "history/not_json") from None
+
+
 def replay_file(path: str | Path) -> Replay:
     """Replay a history file. Never raises on a bad file: unreadable, not JSON, too deep, a huge number, a string
     that is not valid Unicode... each gives an error in the result (``sefode replay`` exits 2 with it)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return Replay(None, None, _error(f"cannot read {path}: {err}", None, "history/unreadable"))
-    if depth_exceeds(text, MAX_DEPTH):
-        return Replay(None, None, _error(f"{path} nests deeper than {MAX_DEPTH} levels", None, "history/not_json"))
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        return Replay(None, None, _error(f"{path} is not JSON: {err}", None, "history/not_json"))
-    except (ValueError, RecursionError) as err:  # e.g. an integer of more than 4300 digits
-        return Replay(None, None, _error(f"{path} is not a usable JSON document: {err}", None, "history/not_json"))
+        data = read_file(path)
+    except FileError as err:
+        return Replay(None, None, _error(str(err), None, err.code))
     try:
         return replay(data)
     except (RecursionError, ValueError, TypeError, OverflowError, MemoryError) as err:

@@ -1,8 +1,9 @@
 """The accounts, leaderboard, profile and tournament JSON API (documented in ``docs/accounts-api.md``).
 
 Mounted by the server with ``routes.extend(sefode.accounts.routes.routes())``. Handlers reach the database through
-the server's store (``request.app.state.hub.store``, or ``request.app.state.store``) and run their blocking work in
-Starlette's thread pool, so password hashing never holds the store's writer thread nor the event loop.
+the server's store (``request.app.state.hub.store``, or ``request.app.state.store``) in Starlette's thread pool, and
+hash or check passwords in the bounded hashing pool (``sefode.server.work.HASHING``), never in Starlette's pool nor
+on the event loop, so a flood of logins can slow neither the other routes nor the tables (docs/security.md).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.accounts import awarding, bots, queries, service
+from sefode.accounts import awarding, bots, passwords, queries, service
+from sefode.accounts.gate import LoginGate, Outcome
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
 from sefode.engine import game_names
 from sefode.server import text
 from sefode.server.messages import ClientError
+from sefode.server.work import HASHING, RETRY_AFTER_S, Busy
+from sefode.store.db import now_ms
 
 COOKIE = "sefode_session"
 """The server's session cookie: an account session replaces the guest token in it."""
@@ -65,7 +69,9 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         raw = await read_body(request)
     except ClientError as err:
-        raise AccountError(err.code, err.message, 413) from None
+        raise AccountError(
+            err.code, err.message, {"message/too_large": 413, "request/timeout": 408}.get(err.code, 400)
+        ) from None
     try:
         data = text.loads(raw or b"{}", where="body")
     except text.TextError as err:
@@ -103,23 +109,6 @@ async def _tx(request: Request, fn: Callable[[sa.Connection], T]) -> T:
     def run() -> T:
         with engine.begin() as conn:
             return fn(conn)
-
-    return await run_in_threadpool(run)
-
-
-async def _tx_keep_on_error(request: Request, fn: Callable[[sa.Connection], T]) -> T:
-    """Like ``_tx`` but commits what ``fn`` wrote even when it raises AccountError (failed logins are counted)."""
-    engine = _engine(request)
-
-    def run() -> T:
-        with engine.connect() as conn:
-            try:
-                result = fn(conn)
-            except AccountError:
-                conn.commit()
-                raise
-            conn.commit()
-            return result
 
     return await run_in_threadpool(run)
 
@@ -176,6 +165,10 @@ def _api(handler: Handler) -> Handler:
             return await handler(request)
         except AccountError as err:
             return _error(err.status, err.code, err.message)
+        except Busy as busy:
+            response = _error(busy.status, busy.code, busy.message)
+            response.headers["retry-after"] = str(RETRY_AFTER_S)
+            return response
 
     return wrapped
 
@@ -206,15 +199,34 @@ def _me_json(conn: sa.Connection, player_id: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ accounts
 
 
+def _gate(request: Request) -> LoginGate:
+    state = request.app.state
+    gate = getattr(state, "login_gate", None)
+    if not isinstance(gate, LoginGate):
+        gate = state.login_gate = LoginGate()
+    return gate
+
+
+def _hashing_free() -> None:
+    """Refuse (``server/busy``) before any other work when the hashing pool is full."""
+    if HASHING.taken >= HASHING.slots:
+        raise Busy(HASHING.what)
+
+
 @_api
 async def register(request: Request) -> Response:
     body = await _body(request)
     _limit_sessions(request)
+    service.check_username(body.get("username"))
+    secret = service.check_password(body.get("password"))
+    password_hash = await HASHING.run(passwords.hash_password, secret)
     guest = await _player(request, required=False)
     old_token = _token(request)
 
     def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
-        session = service.register(conn, body.get("username"), body.get("password"), guest, body.get("name"))
+        session = service.register(
+            conn, body.get("username"), secret, guest, body.get("name"), password_hash=password_hash
+        )
         return session, _me_json(conn, session.player_id)
 
     session, me = await _tx(request, run)
@@ -230,21 +242,47 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     body = await _body(request)
     client = _client(request)
+    ticket = _gate(request).enter(body.get("username"), client)  # counted before any work, or refused (429)
+    outcome = Outcome.FAILED
+    try:
+        _hashing_free()
+        session, me = await _log_in(request, body, client)
+        outcome = Outcome.OK
+    except AccountError as err:
+        outcome = Outcome.VOID if err.code == "auth/rate_limited" else Outcome.FAILED
+        raise
+    except Busy:
+        outcome = Outcome.VOID
+        raise
+    finally:
+        _gate(request).leave(ticket, outcome)
+    response = JSONResponse({**me, "token": session.token})
+    _set_cookie(request, response, session.token)
+    return response
+
+
+async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[service.Session, dict[str, Any]]:
+    """Read the account, check the password in the hashing pool, then record the failure or open the session."""
+    stamp = now_ms()
+    attempt = await _tx(
+        request, lambda conn: service.login_attempt(conn, body.get("username"), body.get("password"), client, stamp)
+    )
+    if not await HASHING.run(service.password_matches, attempt):
+        raise await _tx(request, lambda conn: service.login_failed(conn, attempt, client, stamp))
+    new_hash = await HASHING.run(service.rehash, attempt)
     old_token = _token(request)
+    old_player = await _player(request, required=False)
 
     def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
-        session = service.login(conn, body.get("username"), body.get("password"), client)
+        session = service.login_succeeded(conn, attempt, client, stamp, new_hash)
         # The browser's previous token is retired: a token planted before the login never becomes the account's.
         service.retire_token(conn, old_token)
         return session, _me_json(conn, session.player_id)
 
-    old_player = await _player(request, required=False)
-    session, me = await _tx_keep_on_error(request, run)
+    done = await _tx(request, run)
     if old_player is not None:
         _forget(request, old_player, old_token)
-    response = JSONResponse({**me, "token": session.token})
-    _set_cookie(request, response, session.token)
-    return response
+    return done
 
 
 def _cleared(request: Request) -> Response:
@@ -348,19 +386,17 @@ async def delete(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
     hub = _hub(request)
-    names = getattr(hub, "names", None)
-    nickname = names.get(player) if isinstance(names, dict) else None
-    if nickname is None:
-        profile = await _tx(request, lambda conn: queries.profile(conn, player, per_page=1))
-        nickname = profile.get("name") if profile else None
-    await _tx(request, lambda conn: service.delete_account(conn, player, body.get("password")))
+    stored = await _tx(request, lambda conn: service.stored_password(conn, player))
+    if not await HASHING.run(service.confirms, stored, body.get("password")):
+        raise AccountError("auth/bad_credentials", "wrong password", 401)
+    await _tx(request, lambda conn: service.forget_account(conn, player))
     _forget(request, player, everywhere=True)
     _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
-    if hub is not None and isinstance(nickname, str):
-        from sefode.server.privacy import forget_nickname
+    if hub is not None:
+        from sefode.server.privacy import forget_player
 
-        await forget_nickname(hub, player, nickname, service.ANONYMOUS_NAME)
+        await forget_player(hub, player, service.ANONYMOUS_NAME)
     return _cleared(request)
 
 

@@ -85,7 +85,7 @@ def check_name(value: object) -> str:
     try:
         return text.name(value)
     except text.TextError as err:
-        raise AccountError("message/invalid", err.message) from None
+        raise AccountError(err.code, err.message) from None
 
 
 # --------------------------------------------------------------------------------------------- sessions
@@ -191,9 +191,11 @@ def register(
     player_id: str | None = None,
     name: object = None,
     now: int | None = None,
+    password_hash: str | None = None,
 ) -> Session:
     """Register ``username`` for the guest ``player_id`` (keeping everything that guest earned), or for a new
-    player when there is no guest session. Opens and returns an account session."""
+    player when there is no guest session. Opens and returns an account session. ``password_hash`` is the hash of
+    ``password`` when the caller made it already (the HTTP route, in the hashing pool)."""
     user = check_username(username)
     secret = check_password(password)
     stamp = now_ms() if now is None else now
@@ -226,7 +228,7 @@ def register(
             player_id=player_id,
             username=user,
             username_key=username_key(user),
-            password_hash=passwords.hash_password(secret),
+            password_hash=password_hash or passwords.hash_password(secret),
             created_at=stamp,
         )
     )
@@ -254,52 +256,96 @@ def login_limited(conn: sa.Connection, username: str, client: str, now: int) -> 
     )
 
 
-def login(conn: sa.Connection, username: object, password: object, client: str, now: int | None = None) -> Session:
-    """Open an account session. Wrong username and wrong password give the same answer
-    (``auth/bad_credentials``), after the same password-hashing work. Too many failures for one username or from
-    one client within ``LOGIN_WINDOW_MS`` give ``auth/rate_limited`` (429), whether or not the username exists.
+@dataclass(frozen=True, slots=True)
+class LoginAttempt:
+    """What a login checks, read from the store: ``stored`` is None for a username that does not exist (or cannot:
+    the check then runs against a dummy hash, so that every failure costs the same)."""
 
-    Failures are written in the caller's transaction: the caller must commit even when this raises
-    ``auth/bad_credentials`` (``routes`` does)."""
-    stamp = now_ms() if now is None else now
+    username: str | None
+    """None when the name cannot be a username (spaces, NUL...): the store never sees it."""
+    password: str
+    player_id: str | None
+    stored: str | None
+
+
+def login_attempt(conn: sa.Connection, username: object, password: object, client: str, now: int) -> LoginAttempt:
+    """The first half of a login, before the password check: ``message/invalid`` for non-strings, ``auth/rate_limited``
+    (429) when the store holds too many failures for this username or client within ``LOGIN_WINDOW_MS``."""
     if not isinstance(username, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
         raise AccountError("message/invalid", "'username' and 'password' are strings")
     typed = given_password(password)
-    if not username or len(username) > 64 or not USERNAME_RE.fullmatch(username) or typed is None:
+    possible = bool(username) and len(username) <= 64 and USERNAME_RE.fullmatch(username) is not None
+    if not possible or typed is None:
         # Not a username that can exist (NUL, lone surrogates, spaces...): the same answer as a wrong one, without
-        # ever reaching the database with it (PostgreSQL refuses NUL in text).
-        if login_limited(conn, "", client, stamp):
-            raise AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
-        passwords.verify_password(None, "x")
-        raise AccountError("auth/bad_credentials", "wrong username or password", 401)
-    if login_limited(conn, username, client, stamp):
-        raise AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
+        # ever reaching the database with it (PostgreSQL refuses NUL in text). It counts against the client.
+        if login_limited(conn, "", client, now):
+            raise _rate_limited()
+        return LoginAttempt(None, "x", None, None)
+    if login_limited(conn, username, client, now):
+        raise _rate_limited()
     row = conn.execute(
         sa.select(a.accounts.c.player_id, a.accounts.c.password_hash).where(
             a.accounts.c.username_key == username_key(username)
         )
     ).first()
-    stored = None if row is None else str(row[1])
-    password = typed
-    if not passwords.verify_password(stored, password) or row is None:
+    if row is None:
+        return LoginAttempt(username, typed, None, None)
+    return LoginAttempt(username, typed, str(row[0]), str(row[1]))
+
+
+def _rate_limited() -> AccountError:
+    return AccountError("auth/rate_limited", "too many failed logins; wait a few minutes and try again", 429)
+
+
+def login_failed(conn: sa.Connection, attempt: LoginAttempt, client: str, now: int) -> AccountError:
+    """Record a failed login (against the username, when it can be one, and against the client) and return the
+    error to raise: ``auth/bad_credentials``, the same whether or not the username exists."""
+    rows = [{"key": "client:" + client[:150], "at": now}]
+    if attempt.username is not None:
+        rows.append({"key": _user_key(attempt.username, client), "at": now})
+    conn.execute(a.login_failures.insert(), rows)
+    conn.execute(a.login_failures.delete().where(a.login_failures.c.at <= now - LOGIN_WINDOW_MS))
+    return AccountError("auth/bad_credentials", "wrong username or password", 401)
+
+
+def login_succeeded(
+    conn: sa.Connection, attempt: LoginAttempt, client: str, now: int, new_hash: str | None = None
+) -> Session:
+    """The second half of a login whose password matched: ``new_hash`` replaces an outdated stored hash."""
+    assert attempt.player_id is not None and attempt.username is not None
+    if new_hash is not None:
         conn.execute(
-            a.login_failures.insert(),
-            [
-                {"key": _user_key(username, client), "at": stamp},
-                {"key": "client:" + client[:150], "at": stamp},
-            ],
+            a.accounts.update().where(a.accounts.c.player_id == attempt.player_id).values(password_hash=new_hash)
         )
-        conn.execute(a.login_failures.delete().where(a.login_failures.c.at <= stamp - LOGIN_WINDOW_MS))
-        raise AccountError("auth/bad_credentials", "wrong username or password", 401)
-    player_id = str(row[0])
-    if passwords.needs_rehash(str(row[1])):
-        conn.execute(
-            a.accounts.update()
-            .where(a.accounts.c.player_id == player_id)
-            .values(password_hash=passwords.hash_password(password))
-        )
-    conn.execute(a.login_failures.delete().where(a.login_failures.c.key == _user_key(username, client)))
-    return open_session(conn, player_id, stamp)
+    conn.execute(a.login_failures.delete().where(a.login_failures.c.key == _user_key(attempt.username, client)))
+    return open_session(conn, attempt.player_id, now)
+
+
+def password_matches(attempt: LoginAttempt) -> bool:
+    """The expensive part (argon2): run it where expensive work runs (``sefode.server.work.HASHING``)."""
+    return passwords.verify_password(attempt.stored, attempt.password) and attempt.player_id is not None
+
+
+def rehash(attempt: LoginAttempt) -> str | None:
+    """A fresh hash of the typed password when the stored one uses outdated parameters (expensive too)."""
+    if attempt.stored is None or not passwords.needs_rehash(attempt.stored):
+        return None
+    return passwords.hash_password(attempt.password)
+
+
+def login(conn: sa.Connection, username: object, password: object, client: str, now: int | None = None) -> Session:
+    """Open an account session, all in the caller's thread (the HTTP route runs the same steps, with the password
+    check in the hashing pool). Wrong username and wrong password give the same answer (``auth/bad_credentials``),
+    after the same password-hashing work. Too many failures for one username or from one client within
+    ``LOGIN_WINDOW_MS`` give ``auth/rate_limited`` (429), whether or not the username exists.
+
+    Failures are written in the caller's transaction: the caller must commit even when this raises
+    ``auth/bad_credentials``."""
+    stamp = now_ms() if now is None else now
+    attempt = login_attempt(conn, username, password, client, stamp)
+    if not password_matches(attempt):
+        raise login_failed(conn, attempt, client, stamp)
+    return login_succeeded(conn, attempt, client, stamp, rehash(attempt))
 
 
 def logout(conn: sa.Connection, token: str) -> None:
@@ -328,12 +374,28 @@ def rename(conn: sa.Connection, player_id: str, name: object) -> str:
 def delete_account(conn: sa.Connection, player_id: str, password: object, now: int | None = None) -> None:
     """Delete the account: username, password and every session go; the player's past matches remain and show an
     anonymous name; the player leaves the leaderboard."""
+    stored = stored_password(conn, player_id)
+    if not confirms(stored, password):
+        raise AccountError("auth/bad_credentials", "wrong password", 401)
+    forget_account(conn, player_id, now)
+
+
+def stored_password(conn: sa.Connection, player_id: str) -> str:
+    """The account's password hash; ``account/not_registered`` when the player has no account."""
     stored = conn.execute(sa.select(a.accounts.c.password_hash).where(a.accounts.c.player_id == player_id)).first()
     if stored is None:
         raise AccountError("account/not_registered", "there is no account to delete")
+    return str(stored[0])
+
+
+def confirms(stored: str, password: object) -> bool:
+    """Whether ``password`` is the account's (argon2: expensive, run it in ``sefode.server.work.HASHING``)."""
     typed = given_password(password)
-    if typed is None or not passwords.verify_password(str(stored[0]), typed):
-        raise AccountError("auth/bad_credentials", "wrong password", 401)
+    return typed is not None and passwords.verify_password(stored, typed)
+
+
+def forget_account(conn: sa.Connection, player_id: str, now: int | None = None) -> None:
+    """Delete the account whose password was confirmed (``delete_account`` without the check)."""
     stamp = now_ms() if now is None else now
     conn.execute(a.account_sessions.delete().where(a.account_sessions.c.player_id == player_id))
     conn.execute(a.accounts.delete().where(a.accounts.c.player_id == player_id))

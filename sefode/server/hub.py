@@ -24,6 +24,7 @@ from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
+from sefode.server.work import HASHING
 from sefode.store import Store
 from sefode.store.db import Fence, FencedOut, create_match_on, new_token, save_room_on
 
@@ -448,7 +449,7 @@ class Hub:
             "options": normal,
             "owner": owner,
             "visibility": visibility,
-            "password_hash": await asyncio.to_thread(hash_password, password)
+            "password_hash": await HASHING.run(hash_password, password)
             if visibility == "password" and password
             else None,
             "clock_s": clock_s,

@@ -129,6 +129,48 @@ class Backoff:
         self._keys.pop(key, None)
 
 
+class Attempts:
+    """Attempts by key within a window: ``enter`` counts an attempt *before* its work, atomically (it runs on the
+    event loop, with no await between the count and the taking), so concurrent attempts cannot all pass a check made
+    before any of them failed. An attempt in flight counts as a failure until ``leave`` says how it ended."""
+
+    def __init__(self, limit: int, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._failures: OrderedDict[str, list[float]] = OrderedDict()
+        self._in_flight: dict[str, int] = {}
+
+    def count(self, key: str, now: float) -> int:
+        stamps = [t for t in self._failures.get(key, ()) if now - t <= self.window_s]
+        if stamps:
+            self._failures[key] = stamps
+        else:
+            self._failures.pop(key, None)
+        return len(stamps) + self._in_flight.get(key, 0)
+
+    def full(self, key: str, now: float) -> bool:
+        return self.count(key, now) >= self.limit
+
+    def enter(self, key: str) -> None:
+        self._in_flight[key] = self._in_flight.get(key, 0) + 1
+
+    def leave(self, key: str, failed: bool, now: float) -> None:
+        left = self._in_flight.get(key, 0) - 1
+        if left > 0:
+            self._in_flight[key] = left
+        else:
+            self._in_flight.pop(key, None)
+        if failed:
+            stamps = self._failures.pop(key, [])
+            stamps.append(now)
+            self._failures[key] = stamps[-self.limit :]
+            while len(self._failures) > MAX_KEYS:
+                self._failures.popitem(last=False)
+
+    def clear(self, key: str) -> None:
+        self._failures.pop(key, None)
+
+
 class Limiter:
     """The server's limits, kept on ``app.state.limiter``."""
 

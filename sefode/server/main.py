@@ -37,6 +37,7 @@ def serve(
     import uvicorn
 
     from sefode.server.app import create_app
+    from sefode.server.deadlines import http_protocol
     from sefode.server.limits import Limits
 
     logs.setup_logging()
@@ -60,6 +61,8 @@ def serve(
         port=port,
         log_level="warning",
         access_log=False,
+        http=http_protocol(),  # a late request head closes the connection (sefode.server.deadlines)
+        timeout_keep_alive=5,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,

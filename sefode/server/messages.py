@@ -43,7 +43,7 @@ def _text(rule: Callable[[object], str | None], *, optional: bool = False) -> Ch
         try:
             return rule(value)
         except text.TextError as err:
-            raise _invalid(err.message) from None
+            raise ClientError(err.code, err.message) from None
 
     return check
 
@@ -118,7 +118,7 @@ def _teams(key: str, value: Any) -> Any:
             ):
                 raise _invalid("'colour' must look like #rrggbb")
         if "symbol" in team:
-            team["symbol"] = _text(lambda v: text.clean("symbol", v, 1, text.SYMBOL_MAX))("symbol", team["symbol"])
+            team["symbol"] = _text(text.symbol)("symbol", team["symbol"])
     return value
 
 
@@ -143,9 +143,20 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 
+def size_in_bytes(raw: str | bytes) -> int:
+    """The size of a message as it travelled: UTF-8 bytes, not characters (a lone surrogate counts 3 bytes)."""
+    if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE_BYTES:  # more characters than the limit: more bytes too
+        return len(raw)
+    return len(raw.encode("utf-8", "surrogatepass"))
+
+
+def too_large(raw: str | bytes) -> bool:
+    return size_in_bytes(raw) > MAX_MESSAGE_BYTES
+
+
 def parse_message(raw: str | bytes) -> dict[str, Any]:
     """Decode and validate one client message; ClientError with a stable code otherwise."""
-    if len(raw) > MAX_MESSAGE_BYTES:
+    if too_large(raw):
         raise ClientError("message/too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data = text.loads(raw)
@@ -175,7 +186,7 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
 
 def ref_of(raw: str | bytes) -> Any:
     """The ``ref`` of a message that failed validation, if it can be read safely."""
-    if len(raw) > MAX_MESSAGE_BYTES:
+    if too_large(raw):
         return None
     try:
         data = text.loads(raw)

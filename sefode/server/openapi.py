@@ -36,6 +36,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         409: "conflict (e.g. match/not_over, account/username_taken)",
         413: "the body is over the size cap (message/too_large)",
         429: "rate limited (rate/limited, auth/rate_limited, room/too_many)",
+        503: "busy: the password-hashing pool is full (server/busy); Retry-After says when to try again",
     }
     return {str(s): _answer(text[s], _ERROR) for s in statuses}
 
@@ -140,7 +141,7 @@ def spec() -> dict[str, Any]:
             "post": _op(
                 "create a room",
                 _answer("the room", _OBJECT),
-                (400, 401, 403, 429),
+                (400, 401, 403, 429, 503),
                 body=room,
                 auth=True,
             ),
@@ -247,7 +248,7 @@ def spec() -> dict[str, Any]:
             "post": _op(
                 "register the session's guest (or a new player)",
                 _answer("Me and a fresh token", _OBJECT),
-                (400, 401, 403, 409, 429),
+                (400, 401, 403, 409, 429, 503),
                 body=register,
                 tag="accounts",
             )
@@ -256,7 +257,7 @@ def spec() -> dict[str, Any]:
             "post": _op(
                 "log in (a fresh token; the browser's previous one is retired)",
                 _answer("Me and the token", _OBJECT),
-                (400, 401, 403, 429),
+                (400, 401, 403, 429, 503),
                 body=credentials,
                 tag="accounts",
             )
@@ -331,9 +332,9 @@ def spec() -> dict[str, Any]:
         },
         "/api/account/delete": {
             "post": _op(
-                "delete the account (its nickname leaves rooms and team names too)",
+                "delete the account (its chat and seats show an anonymous name; its own rooms' and teams' names reset)",
                 _answer("ok", _OBJECT),
-                (400, 401, 403),
+                (400, 401, 403, 503),
                 body=_body({"password": {"type": "string"}}, ["password"]),
                 auth=True,
                 tag="accounts",

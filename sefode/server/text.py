@@ -1,10 +1,18 @@
 """The one text rule for every string that comes from outside (docs/security.md, "Text").
 
-Names, chat, passwords, room names, team names and symbols, invites and ``ref``: a string is accepted only when it
-is valid Unicode (no lone surrogate, which JSON's ``\\ud800`` escape can smuggle in), holds no NUL nor other control
-character (chat may hold line breaks and tabs), is NFC-normalised, and its length (in code points, after
-normalisation) is within the field's limits. A refusal is a ``TextError`` with a readable reason; the WebSocket and
-the HTTP routes answer it as ``message/invalid``.
+Names, chat, passwords, room names, team names and symbols, saved deck names, invites and ``ref``: a string is
+accepted only when it is valid Unicode (no lone surrogate, which JSON's ``\\ud800`` escape can smuggle in), holds no
+NUL nor other control character (chat may hold line breaks and tabs), is NFC-normalised, and its length (in code
+points, after normalisation) is within the field's limits. A refusal is a ``TextError`` with a stable ``code``
+(``message/invalid`` unless said otherwise) and a readable reason; the WebSocket and the HTTP routes answer with both.
+
+Text that other people are shown (``shown``: names, room and team names, symbols, chat, every string a game keeps for
+a player such as a deck's name) must also show what it is: no bidirectional override, embedding or isolate
+(``text/bidi``: U+202A-U+202E, U+2066-U+2069 turn the rest of a line around), no invisible character other than the
+joiners emoji and some scripts need (``text/invisible``: U+200B, U+2060, U+FEFF, U+00AD...), and at least one
+visible character (``text/invisible``: a name of zero-width characters or Hangul fillers vanishes). A person's name
+(``name``) must not carry the platform's bot marks either (``name/bot_mark``: ``[bot]``, ``(bot)``, ``Bot 2``), which
+the pages add to bots' names, so that no human can pass for a bot.
 
 It also decodes JSON from outside with a nesting limit (``loads``), so that no parser recursion is reachable.
 """
@@ -30,6 +38,13 @@ REF_INT_MAX = 2**53 - 1
 """A numeric ``ref`` is a JSON-safe integer (|ref| <= 2**53 - 1): it is echoed back, and every peer reads it."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+_JOINERS = frozenset("\u200c\u200d")
+"""Format characters a visible text may hold: the zero-width (non-)joiners of emoji sequences and some scripts."""
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f")
+"""Characters that are not format characters yet draw nothing (Hangul fillers, the blank Braille pattern...)."""
+_BOT_MARK = re.compile(r"[\[({<]\s*(bot|rob[oô])\s*[\])}>]|^(bot|rob[oô])\s*(\d|\()", re.IGNORECASE)
+"""The marks the pages give bots' names ("Robô [bot]", "Ana (bot)", "Bot 2 (difícil)"), in any case and width."""
 _CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -37,11 +52,10 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 class TextError(ValueError):
     """A string from outside that breaks the text rule; ``message`` says why, readably."""
 
-    code = "message/invalid"
-
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = "message/invalid") -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 def has_lone_surrogate(value: str) -> bool:
@@ -91,17 +105,64 @@ def clean(
     return text
 
 
+def _is_hidden(ch: str) -> bool:
+    return ch in _BLANK or (
+        unicodedata.category(ch) == "Cf" and ch not in _JOINERS and not "\U000e0020" <= ch <= "\U000e007f"
+    )
+
+
+def _is_visible(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return not (category[0] in "CZ" or category in ("Mn", "Me") or ch in _BLANK)
+
+
+def check_shown(key: str, text: str) -> str:
+    """``text`` (already ``clean``) if other people may be shown it; TextError otherwise (module docstring)."""
+    if _BIDI.search(text):
+        raise TextError(f"'{key}' must not contain text-direction controls", "text/bidi")
+    if any(_is_hidden(ch) for ch in text):
+        raise TextError(f"'{key}' must not contain invisible characters", "text/invisible")
+    if text and not any(_is_visible(ch) for ch in text):
+        raise TextError(f"'{key}' must contain a visible character", "text/invisible")
+    return text
+
+
+def shown(key: str, value: object, lo: int, hi: int, *, multiline: bool = False) -> str:
+    """A string other people are shown: ``clean`` and ``check_shown``."""
+    return check_shown(key, clean(key, value, lo, hi, multiline=multiline))
+
+
 def name(value: object, key: str = "name") -> str:
-    """A nickname or a team name: 1 to 24 characters."""
-    return clean(key, value, 1, NAME_MAX)
+    """A person's nickname (a bot account's too) or a team name: 1 to 24 characters, shown, no bot mark."""
+    text = shown(key, value, 1, NAME_MAX)
+    if _BOT_MARK.search(unicodedata.normalize("NFKC", text)):
+        raise TextError(f"'{key}' must not look like a bot's name ([bot], (bot), Bot 2)", "name/bot_mark")
+    return text
 
 
 def room_name(value: object) -> str:
-    return clean("name", value, 1, ROOM_NAME_MAX)
+    return shown("name", value, 1, ROOM_NAME_MAX)
+
+
+def symbol(value: object) -> str:
+    """A team's symbol: 1 or 2 characters, e.g. ``♠``."""
+    return shown("symbol", value, 1, SYMBOL_MAX)
 
 
 def chat(value: object) -> str:
-    return clean("text", value, 1, CHAT_MAX, multiline=True)
+    return shown("text", value, 1, CHAT_MAX, multiline=True)
+
+
+def kept_strings(value: Any, where: str = "data", hi: int = CHAT_MAX) -> Any:
+    """``value`` (JSON a game keeps for a player, e.g. a saved deck) with every string under the rule of ``shown``
+    (at most ``hi`` characters, empty allowed); TextError otherwise."""
+    if isinstance(value, str):
+        return shown(where, value, 0, hi)
+    if isinstance(value, list):
+        return [kept_strings(item, where, hi) for item in value]
+    if isinstance(value, dict):
+        return {shown(where, k, 0, hi): kept_strings(v, where, hi) for k, v in value.items()}
+    return value
 
 
 def password(value: object, key: str = "password", lo: int = 1, hi: int = PASSWORD_MAX) -> str:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from sefode.engine import EngineError
 from sefode.server import logs, text
+from sefode.server.deadlines import body_timeout_s
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
 
@@ -31,8 +33,10 @@ STATUS = {
     "data/not_found": 404,
     "data/full": 409,
     "message/too_large": 413,
+    "request/timeout": 408,
     "rate/limited": 429,
     "room/too_many": 429,
+    "server/busy": 503,
 }
 """HTTP status of a ClientError code (400 when not listed)."""
 
@@ -84,10 +88,23 @@ async def me(request: Request) -> tuple[str, str]:
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     """The request body, streamed: ClientError ``message/too_large`` as soon as it is known to exceed ``limit``
-    (a declared Content-Length over it is refused before any of the body is read)."""
+    (a declared Content-Length over it is refused before any of the body is read), ``request/timeout`` when it has
+    not all arrived within the body deadline (``sefode.server.deadlines``), ``request/aborted`` when the client went
+    away before sending it all (logged as an event, not as an error: nobody is there to answer)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise ClientError("message/too_large", f"a request body is at most {limit} bytes")
+    try:
+        async with asyncio.timeout(body_timeout_s()):
+            return await _stream(request, limit)
+    except TimeoutError:
+        raise ClientError("request/timeout", "the request body was too slow to arrive") from None
+    except ClientDisconnect:
+        logs.event("http.client_gone", path=request.url.path)
+        raise ClientError("request/aborted", "the client went away before sending the whole body") from None
+
+
+async def _stream(request: Request, limit: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
@@ -111,11 +128,11 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 def checked(rule: Callable[[object], str], value: object) -> str:
-    """``rule(value)`` with a TextError turned into ClientError ``message/invalid``."""
+    """``rule(value)`` with a TextError turned into ClientError (its code: ``message/invalid`` unless it says)."""
     try:
         return rule(value)
     except text.TextError as err:
-        raise ClientError("message/invalid", err.message) from None
+        raise ClientError(err.code, err.message) from None
 
 
 def name(value: Any) -> str:
@@ -129,7 +146,10 @@ def api(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ClientError as err:
-            return error(STATUS.get(err.code, 400), err.code, err.message)
+            response = error(STATUS.get(err.code, 400), err.code, err.message)
+            if err.code == "server/busy":
+                response.headers["retry-after"] = "2"
+            return response
         except EngineError as err:
             return error(400, err.code, str(err))
         except Exception as err:

@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from sefode.engine import Capability, EngineError, Game, games, get_game
+from sefode.server import text
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, body, error, hub_of, me
 
@@ -174,7 +175,10 @@ async def put_player_data(request: Request) -> Response:
     if set(data) != {"value"}:
         raise ClientError("message/invalid", 'the body is {"value": ...}')
     try:
-        value = game.check_player_data(key, data["value"])
+        # The one text rule (sefode.server.text) for every string kept, whichever game keeps it: a deck's name too.
+        value = game.check_player_data(key, text.kept_strings(data["value"], "value"))
+    except text.TextError as err:
+        raise ClientError(err.code, err.message) from None
     except EngineError as err:
         raise ClientError(err.code, str(err)) from None
     hub = hub_of(request)

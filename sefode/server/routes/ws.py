@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sefode.server import logs
 from sefode.server.hub import MAX_REFUSED, Connection, Hub
 from sefode.server.limits import Limiter, client_of, limiter_of
-from sefode.server.messages import MAX_MESSAGE_BYTES, ClientError, parse_message, ref_of
+from sefode.server.messages import ClientError, parse_message, ref_of
 from sefode.server.routes.common import hub_of, token
 from sefode.store.db import token_hash
 
@@ -115,7 +115,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
             await _refuse(websocket, "auth/required", "create a session first", CLOSE_AUTH)
             return
         player_id, tok = authed
-    if sum(1 for c in hub.connections if c.player_id == player_id) >= limiter.limits.connections_per_player:
+    if _at_cap(hub, player_id, limiter):
         await _refuse(websocket, "rate/limited", "too many connections for this player", CLOSE_LIMIT)
         return
     limits = limiter.limits
@@ -149,7 +149,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
             try:
                 msg = parse_message(raw)
                 if msg["type"] == "auth":
-                    await _reauth(hub, conn, msg)
+                    await _reauth(hub, conn, msg, limiter)
                 elif msg["type"] == "join":
                     await _guarded_join(hub, conn, msg, limiter)
                 else:
@@ -164,7 +164,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
                     code=err.code,
                     cause=err.message,
                 )
-                conn.error(err.code, err.message, ref_of(raw) if len(raw) <= MAX_MESSAGE_BYTES else None)
+                conn.error(err.code, err.message, ref_of(raw))
             except Exception as err:
                 logs.error("ws.handler_failed", err, conn=conn.id, player=conn.player_id)
                 conn.error("server/error", "internal error; nothing was changed", ref_of(raw))
@@ -190,15 +190,24 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         logs.event("conn.close", conn=conn.id, player=conn.player_id, reason=reason)
 
 
-async def _reauth(hub: Hub, conn: Connection, msg: dict[str, Any]) -> None:
+def _at_cap(hub: Hub, player_id: str, limiter: Limiter) -> bool:
+    """Whether the player already holds as many open connections as the limit allows."""
+    held = sum(1 for c in hub.connections if c.player_id == player_id and not c.closed)
+    return held >= limiter.limits.connections_per_player
+
+
+async def _reauth(hub: Hub, conn: Connection, msg: dict[str, Any], limiter: Limiter) -> None:
     """An ``auth`` message on an open connection: the same player's token is a no-op (the page sends it even when
-    its cookie already authenticated); another player's is taken only before the connection joined a room."""
+    its cookie already authenticated); another player's is taken only before the connection joined a room, and only
+    while that player is under the cap of connections (the socket becomes one of theirs)."""
     found = await hub.player(msg["token"])
     if found is None:
         raise ClientError("auth/required", "this token is not a live session")
     if found[0] != conn.player_id:
         if conn.room is not None:
             raise ClientError("auth/mismatch", "this connection already plays as another player")
+        if _at_cap(hub, found[0], limiter):
+            raise ClientError("rate/limited", "too many connections for this player")
         conn.player_id = found[0]
     conn.session = token_hash(msg["token"])
     hub.hello(conn)
