@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run the whole suite: ruff, mypy --strict, pytest.
+# Install everything the tests need, then run the whole suite: ruff and mypy --strict alongside pytest, which runs on
+# pytest-xdist workers. Arguments go to pytest (a quick subset: scripts/test.sh -m "not browser"); docs/testing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -10,12 +11,32 @@ fi
 # The test-only plugin game, a distribution of its own (docs/writing-a-game.md): found through its entry point.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e plugins/sefode-lances
 bash scripts/services.sh
-if [ -f scripts/test-setup.sh ]; then
-  bash scripts/test-setup.sh
-fi
+bash scripts/test-setup.sh
+
+# ruff and mypy need no service and most of the suite waits on sockets and pages: they run while pytest does, and
+# what they say is printed once pytest is done.
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"' EXIT
+(.venv/bin/ruff check . >"$checks/ruff.out" 2>&1; echo $? >"$checks/ruff.rc") &
+(.venv/bin/mypy >"$checks/mypy.out" 2>&1; echo $? >"$checks/mypy.rc") &
+
+# Four workers on two cores: most of a browser or server test is waiting for the other side, not computing.
+WORKERS=${SEFODE_TEST_WORKERS:-4}
+echo "== pytest (-n $WORKERS)"
+set +e
+.venv/bin/pytest -n "$WORKERS" --dist worksteal --durations=25 "$@" 2>&1 | tee "$checks/pytest.out"
+pytest_rc=${PIPESTATUS[0]}
+wait
+set -e
 echo "== ruff"
-.venv/bin/ruff check .
+cat "$checks/ruff.out"
 echo "== mypy --strict"
-.venv/bin/mypy
-echo "== pytest"
-.venv/bin/pytest "$@"
+cat "$checks/mypy.out"
+ruff_rc=$(cat "$checks/ruff.rc")
+mypy_rc=$(cat "$checks/mypy.rc")
+# pytest's own closing line again, so that the run ends on it.
+grep -E '([0-9]+ (passed|failed|errors?)|no tests ran).* in [0-9.]+s' "$checks/pytest.out" | tail -n 1 || true
+if [ "$ruff_rc" != 0 ] || [ "$mypy_rc" != 0 ] || [ "$pytest_rc" != 0 ]; then
+  echo "== failed: ruff $ruff_rc, mypy $mypy_rc, pytest $pytest_rc" >&2
+  exit 1
+fi

@@ -34,6 +34,7 @@ from sefode.server.record import (
     load_record,
     record_json,
 )
+from sefode.server.work import HASHING
 from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
@@ -363,7 +364,7 @@ class Room(RoomRecord):
             not password
             or self.password_hash is None
             # key stretching takes milliseconds: off the event loop
-            or not await asyncio.to_thread(check_password, password, self.password_hash)
+            or not await HASHING.run(check_password, password, self.password_hash)
         ):
             raise ClientError("room/bad_password", "wrong or missing password for this room")
 

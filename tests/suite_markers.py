@@ -1,5 +1,7 @@
-"""Markers the whole suite shares (docs/testing.md), given by where a test lives and what it uses, so that a quick
-subset is one ``-m`` away: ``scripts/test.sh -m "not browser"``.
+"""A pytest plugin of the suite's own (loaded with ``-p suite_markers``, pyproject.toml): the markers the whole suite
+shares (docs/testing.md), given by where a test lives and what it uses, so that a quick subset is one ``-m`` away:
+``scripts/test.sh -m "not browser"``. (Not a ``conftest.py``: ``tests/accounts/conftest.py`` is already the module
+``conftest`` to mypy.)
 
 - ``browser``: drives Debian's chromium through Playwright (``tests/browser/``);
 - ``cluster``: starts several ``sefode serve --redis`` nodes behind nginx (``tests/server/test_cluster*.py``);
