@@ -60,6 +60,33 @@ def start_point(
     return {"seed": seed, "actions": actions}
 
 
+def before_the_end(
+    game_name: str,
+    options: Mapping[str, Any],
+    *,
+    seat: int = 0,
+    turns: int = 1,
+    where: Predicate | None = None,
+    seed: int = 1,
+    policy: Policy = random_policy,
+) -> dict[str, Any]:
+    """A start point near the end of the match ``policy`` plays from ``seed``: just before the ``turns``-th last
+    decision of ``seat`` (awaited alone, and ``where`` holding). The page then plays on from there; it may play
+    differently from ``policy``, so the end is near, not a given number of turns away."""
+    whole = start_point(
+        game_name, options, lambda game, state: game.outcome(state) is not None, seed=seed, policy=policy
+    )
+    game = get_game(game_name)
+    state = new_state(game, options, seed)
+    marks: list[int] = []
+    for index, (actor, entry) in enumerate(whole["actions"]):
+        if game.awaiting(state) == {seat} and (where is None or where(game, state)):
+            marks.append(index)
+        game.apply(state, actor, game.parse_action(state, actor, entry))
+    assert len(marks) >= turns, f"seat {seat} has {len(marks)} such decisions in the match (seed {seed})"
+    return {"seed": seed, "actions": whole["actions"][: marks[-turns]]}
+
+
 def first_seed(find: Callable[[int], dict[str, Any] | None], seeds: range = range(1, 200)) -> dict[str, Any]:
     """The first start point ``find(seed)`` gives (None: not this seed), for a point only some deals reach."""
     for seed in seeds:
