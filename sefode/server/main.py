@@ -26,7 +26,8 @@ def serve(
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``; ``SEFODE_LIMITS=off``
     lifts the per-client and per-player limits of ``sefode.server.limits`` (the load benchmark's hundreds of players
-    all come from one address).
+    all come from one address). ``SEFODE_TEST_HOOKS=1`` turns on the test hooks (a solo table started at a given
+    deal, ``sefode.server.startpoint``): for test servers only, never a public one; a warning is logged.
 
     ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
     ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
@@ -50,6 +51,7 @@ def serve(
         lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,
         public_url=public_url,
         limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else _limits_from_env(),
+        test_hooks=os.environ.get("SEFODE_TEST_HOOKS") == "1",
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"

@@ -106,6 +106,12 @@ def spec() -> dict[str, Any]:
             "level": {"type": "string", "enum": ["easy", "normal", "hard"]},
             "teams": {"type": "boolean"},
             "clock_s": {"type": "integer", "minimum": 5, "maximum": 300},
+            "start": {
+                "type": "object",
+                "description": "test hook, only on a server started with SEFODE_TEST_HOOKS=1 (else start/disabled): "
+                "the match starts from this seed with these [seat, action] pairs already played",
+                "properties": {"seed": {"type": "integer"}, "actions": {"type": "array"}},
+            },
         }
     )
     credentials = _body({"username": {"type": "string"}, "password": {"type": "string"}}, ["username", "password"])

@@ -42,12 +42,14 @@ class RoomStatus(StrEnum):
 
 class ActionSource(StrEnum):
     """Who made a match action (stored with it, and in the logs): its seat's player, the table's bot for a bot seat,
-    the table's bot because the seat's clock ran out, or because its player is away."""
+    the table's bot because the seat's clock ran out, or because its player is away; or a test's start point
+    (``sefode.server.startpoint``: actions applied before the match was shown, only with the test hook on)."""
 
     HUMAN = "human"
     BOT = "bot"
     CLOCK = "clock"
     ABSENT = "absent"
+    START = "start"
 
 
 class BotLevel(StrEnum):

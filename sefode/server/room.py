@@ -19,7 +19,7 @@ from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player, make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
 from sefode.history import replay_actions
-from sefode.server import logs
+from sefode.server import logs, startpoint
 from sefode.server.matchrun import MatchRun, with_played_for
 from sefode.server.messages import ClientError, encode
 from sefode.server.present import state_common, state_message
@@ -34,6 +34,7 @@ from sefode.server.record import (
     load_record,
     record_json,
 )
+from sefode.server.startpoint import StartPoint
 from sefode.server.work import HASHING
 from sefode.store.db import FencedOut, add_action, set_match_seats
 
@@ -53,6 +54,19 @@ DEFAULT_TEAMS = [
 
 def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def seat_setups(game: Game[Any], options: dict[str, Any], seed: int, chosen: list[Any]) -> dict[str, Any] | None:
+    """A match's ``setup["seat_setup"]``: each seat's secret choice (``chosen``, None: none), or the game's default."""
+    if Capability.SEAT_SETUP not in game.spec.capabilities:
+        return None
+    chooser = random.Random(seed)
+    return {
+        "seat_setup": [
+            choice if choice is not None else game.default_seat_setup(options, i, chooser)
+            for i, choice in enumerate(chosen)
+        ]
+    }
 
 
 def hash_password(password: str) -> str:
@@ -270,17 +284,8 @@ class Room(RoomRecord):
 
     def _seat_setups(self, game: Game[Any], options: dict[str, Any], seed: int) -> dict[str, Any] | None:
         """The match's ``setup["seat_setup"]``: each seat's secret choice, or the game's default for it."""
-        if Capability.SEAT_SETUP not in game.spec.capabilities:
-            return None
-        chooser = random.Random(seed)
-        return {
-            "seat_setup": [
-                self.seat_setup[s["player_id"]]
-                if s.get("player_id") in self.seat_setup
-                else game.default_seat_setup(options, i, chooser)
-                for i, s in enumerate(self.seats)
-            ]
-        }
+        chosen = [self.seat_setup.get(s["player_id"], None) if s.get("player_id") else None for s in self.seats]
+        return seat_setups(game, options, seed, chosen)
 
     async def set_seat_setup(self, conn: Connection, value: Any) -> None:
         """A seated player's secret choice for the next match (a deck): checked by the game, kept with the room,
@@ -547,7 +552,9 @@ class Room(RoomRecord):
             self.send_room()
 
     # ------------------------------------------------------------------ matches
-    async def start(self, player_id: str | None) -> None:
+    async def start(self, player_id: str | None, start: StartPoint | None = None) -> None:
+        """Start a match. ``start`` (a test hook, ``sefode.server.startpoint``): its seed, and actions already played;
+        they are checked before anything is stored, and stored as the match's first actions (source ``start``)."""
         async with self.lock:
             if player_id is not None:
                 self._require_owner(player_id)
@@ -558,7 +565,7 @@ class Room(RoomRecord):
             options = dict(self.options)
             if game.spec.seats_option is not None:
                 options[game.spec.seats_option] = len(self.seats)
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(63) if start is None else start.seed
             try:
                 state = game.new_match(options, seed, self._seat_setups(game, options, seed))
             except EngineError as err:
@@ -571,23 +578,9 @@ class Room(RoomRecord):
             ]
             match_id = secrets.token_hex(8)
             setup = game.history_setup(state)
-            await self.hub.create_match(
-                self,
-                match_id,
-                self.id,
-                self.match_count + 1,
-                game.name,
-                game.options(state),
-                seed,
-                setup,
-                occupants,
-            )
-            self.match_count += 1
-            self.current_match = match_id
-            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
             run = MatchRun(
                 id=match_id,
-                number=self.match_count,
+                number=self.match_count + 1,
                 game=game,
                 state=state,
                 seed=seed,
@@ -598,11 +591,41 @@ class Room(RoomRecord):
             run.awaiting = game.awaiting(state)
             run.seen = [0] * game.seats(state)
             run.own = [0] * game.seats(state)
+            played = startpoint.play_into(run, start) if start is not None else []
+            await self.hub.create_match(
+                self,
+                match_id,
+                self.id,
+                self.match_count + 1,
+                game.name,
+                run.options,
+                seed,
+                setup,
+                occupants,
+            )
+            if played:
+                fence = self.hub.fence(self.id)
+                await asyncio.gather(
+                    *(
+                        self.hub.write(add_action, match_id, i, seat, entry, ActionSource.START, fence=fence)
+                        for i, (seat, entry) in enumerate(played)
+                    )
+                )
+            self.match_count += 1
+            self.current_match = match_id
+            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
             self.match = run
             self.pause_votes.clear()
             self.paused_until = None
             self._reset_clock()
-            logs.event("match.start", room=self.id, match=match_id, seed_hash=seed_hash(seed), seats=occupants)
+            logs.event(
+                "match.start",
+                room=self.id,
+                match=match_id,
+                seed_hash=seed_hash(seed),
+                seats=occupants,
+                **({"start_actions": len(played)} if start is not None else {}),
+            )
             self.send_room()
             self.send_state([])
             self._schedule()

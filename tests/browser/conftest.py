@@ -119,7 +119,12 @@ class Server:
 
 
 def make_server(tmp_path: Path, **env: str) -> Iterator[Server]:
-    defaults = {"SEFODE_BOT_DELAY_S": "0.05", "SEFODE_BOT_THINK_MS": "20", "SEFODE_DISCONNECT_GRACE_S": "60"}
+    defaults = {
+        "SEFODE_BOT_DELAY_S": "0.05",
+        "SEFODE_BOT_THINK_MS": "20",
+        "SEFODE_DISCONNECT_GRACE_S": "60",
+        "SEFODE_TEST_HOOKS": "1",  # a test may start a solo table at a given point (tests/start_points.py)
+    }
     server = Server(tmp_path, {**defaults, **env})
     server.start()
     try:

@@ -188,3 +188,16 @@ def api(url: str, method: str, token: str | None = None, body: Any = None) -> An
     )
     with urllib.request.urlopen(request, timeout=20) as response:
         return json.loads(response.read())
+
+
+def open_solo(page: Page, base_url: str, name: str, body: dict[str, Any]) -> str:
+    """A solo table made through the API for a new guest ``name`` (``body``: ``POST /api/solo``'s, e.g. with a
+    ``"start"`` from ``tests/start_points.py``: the browser servers run with ``SEFODE_TEST_HOOKS=1``), opened in
+    ``page`` as that guest. Returns the room's id."""
+    guest = api(f"{base_url}/api/session", "POST", body={"name": name})
+    room_id = str(api(f"{base_url}/api/solo", "POST", guest["token"], body)["room_id"])
+    page.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(guest['token'])})")
+    page.goto(f"/room/{room_id}")
+    wait_ready(page)
+    expect(page.get_by_test_id("table")).to_be_visible()
+    return room_id

@@ -4,11 +4,15 @@ while bidding and while playing, no text on the table is under 12 px on a phone,
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from start_points import start_point
+
+from sefode.engine import Game
 
 from .conftest import MOBILE, Server
-from .helpers import enter_nickname, open_client, wait_ready
+from .helpers import SETTLED, enter_nickname, open_client, open_solo, wait_ready
 
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 
@@ -77,7 +81,7 @@ def _solo(page: Page, decks: int = 1, lives: int | None = None, max_cards: int |
 def _check_hand_in_view(page: Page, folder: Path, name: str, cards: int) -> None:
     for size in (MOBILE, WIDE):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)  # let the layout settle after the resize (not an assertion)
+        page.evaluate(SETTLED)  # the layout after the resize
         assert page.locator("[data-testid=my-hand] [data-card]").count() == cards
         page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"))
         assert page.evaluate(OUTSIDE) == [], f"cards outside the screen at {size}"
@@ -86,13 +90,22 @@ def _check_hand_in_view(page: Page, folder: Path, name: str, cards: int) -> None
     page.set_viewport_size(MOBILE)
 
 
+def _hand_20_seat_0_bids(game: Game[Any], state: Any) -> bool:
+    view = game.view(state, 0)
+    return bool(view["cards"] == 20 and view["phase"] == "bidding" and game.awaiting(state) == {0})
+
+
 def test_the_largest_hand_stays_inside_the_screen_while_bidding_and_playing(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
     client = open_client(browser, server.url)
     page = client.page
-    page.emulate_media(reduced_motion="reduce")  # shorter trick pauses while driving to the 20th hand
-    _solo(page, decks=2, lives=99)
+    page.emulate_media(reduced_motion="reduce")  # shorter trick pauses while playing
+    # The match starts at the 20-card hand (2 decks, 4 players), the human to bid: the hands before it were played
+    # by the engine (tests/start_points.py), not in the page.
+    options = {"players": 4, "decks": 2, "lives": 99}
+    start = start_point("fodinha", options, _hand_20_seat_0_bids, seed=1)
+    open_solo(page, server.url, "Ana Beatriz Albuquerque", {"bots": 3, "options": options, "start": start})
     n = page.evaluate(DRIVE, [20, "bid"])
     assert n == 20, f"the drive stopped with {n}"
     expect(page.get_by_test_id("bid-panel")).to_be_visible()

@@ -115,9 +115,9 @@ async def _stream(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def body(request: Request) -> dict[str, Any]:
-    """The JSON object of the request body, under the size cap and the text rule (``sefode.server.text``)."""
-    raw = await read_body(request)
+async def body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The JSON object of the request body, under the size cap ``limit`` and the text rule (``sefode.server.text``)."""
+    raw = await read_body(request, limit)
     try:
         data = text.loads(raw or b"{}", where="body")
     except text.TextError as err:

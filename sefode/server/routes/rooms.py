@@ -8,12 +8,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.engine import EngineError, game_names, get_game
-from sefode.server import logs, text
+from sefode.server import logs, startpoint, text
 from sefode.server.hub import Hub
 from sefode.server.limits import client_of, limiter_of
 from sefode.server.messages import LEVELS, ClientError
-from sefode.server.room import Room
-from sefode.server.routes.common import api, body, checked, hub_of, me
+from sefode.server.room import Room, seat_setups
+from sefode.server.routes.common import MAX_BODY_BYTES, api, body, checked, hub_of, me
 
 LOBBY_PAGE = 50
 LOBBY_PAGE_MAX = 100
@@ -167,10 +167,12 @@ async def solo(request: Request) -> Response:
     """A solo table: the caller at seat 0, bots on every other seat, the match started at once.
 
     Body: ``{"game"?, "options"?, "bots", "level", "clock_s"?}``; option keys of the game may also be given at the
-    top level (``{"variant": "7letras"}``, as protocol 1 had them)."""
+    top level (``{"variant": "7letras"}``, as protocol 1 had them). With the test hook on (``SEFODE_TEST_HOOKS=1``),
+    ``"start": {"seed", "actions"}`` starts the match at that point (``sefode.server.startpoint``)."""
     hub = hub_of(request)
     player_id, nick = await me(request)
-    data = await body(request)
+    hooks_on = startpoint.enabled(request)
+    data = await body(request, startpoint.BODY_BYTES if hooks_on else MAX_BODY_BYTES)
     game_name = data.get("game", default_game())
     try:
         game = get_game(game_name)
@@ -178,7 +180,7 @@ async def solo(request: Request) -> Response:
         raise ClientError(err.code, str(err)) from None
     spec = game.spec
     option_keys = {o.key for o in spec.options} - {spec.seats_option}
-    unknown = sorted(set(data) - {"game", "options", "bots", "level", "clock_s"} - option_keys)
+    unknown = sorted(set(data) - {"game", "options", "bots", "level", "clock_s", "start"} - option_keys)
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
     options = data.get("options", {})
@@ -202,11 +204,16 @@ async def solo(request: Request) -> Response:
     elif count + 1 != spec.min_seats:
         seats = spec.min_seats
         raise ClientError("message/invalid", f"this game is played by {seats}: 'bots' must be {seats - 1}")
+    start = startpoint.read(data["start"], hooks_on) if "start" in data else None
+    if start is not None:  # refused before the room is made: no room is left behind
+        normal = game.validate_options(options)
+        seats = int(normal[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
+        startpoint.check(game, normal, seat_setups(game, normal, start.seed, [None] * seats), start)
     _may_create(request, hub, player_id)
     bots = {seat: level for seat in range(1, count + 1)}
     title = f"Solo: {nick}"
     room = await hub.create_room(player_id, title, game.name, options, bots, clock_s, "invite", None, True)
-    await room.start(player_id)
+    await room.start(player_id, start)
     return JSONResponse({"room_id": room.id})
 
 
