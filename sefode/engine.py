@@ -311,7 +311,7 @@ class Game(ABC, Generic[S]):
     """A game's rules. Stateless: every method takes the match state it works on."""
 
     name: ClassVar[str]
-    """Identifier used in options, histories and the protocol, e.g. ``"fodinha"``."""
+    """Identifier used in options, histories and the protocol, e.g. ``"whist"``."""
     spec: ClassVar[GameSpec]
     """What the platform needs to know: seats, turns, options schema, variants, capabilities, bots."""
 
@@ -561,12 +561,8 @@ def _load_games() -> None:
     _LOADED.append(True)
     from importlib.metadata import entry_points
 
+    # Entry points alone, the built-in games too: a source tree is installed (editable) to be used.
     found = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    if "fodinha" not in found:  # running from a source tree that was never installed
-        from sefode.games import builtin_games
-
-        for game in builtin_games():
-            _REGISTRY.setdefault(game.name, game)
     for name, ep in sorted(found.items()):
         try:
             loaded = ep.load()
