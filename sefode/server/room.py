@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
-from sefode.bots.base import Player, make_player, player_kinds
+from sefode.bots.base import Player
+from sefode.bots.players import make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
 from sefode.history import replay_actions
 from sefode.server import logs
@@ -38,7 +39,8 @@ from sefode.server.work import HASHING
 from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
-    from sefode.server.hub import Connection, Hub
+    from sefode.server.hub import Hub
+    from sefode.server.placement import Peer
 
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
@@ -73,7 +75,7 @@ class Room(RoomRecord):
         self.id = room_id
         self.invite_token = invite_token
         self.match: MatchRun | None = None
-        self.conns: set[Connection] = set()
+        self.conns: set[Peer] = set()
         self.lock = asyncio.Lock()
         self.pause_votes: set[str] = set()
         self.paused_until: float | None = None
@@ -282,7 +284,7 @@ class Room(RoomRecord):
             ]
         }
 
-    async def set_seat_setup(self, conn: Connection, value: Any) -> None:
+    async def set_seat_setup(self, conn: Peer, value: Any) -> None:
         """A seated player's secret choice for the next match (a deck): checked by the game, kept with the room,
         confirmed to that player alone; the others learn only that the seat has chosen."""
         async with self.lock:
@@ -368,7 +370,7 @@ class Room(RoomRecord):
         ):
             raise ClientError("room/bad_password", "wrong or missing password for this room")
 
-    async def enter(self, conn: Connection) -> None:
+    async def enter(self, conn: Peer) -> None:
         async with self.lock:
             first = conn.player_id not in self.connected_players()
             unseated = await self._unseat_refused(conn.player_id)
@@ -387,12 +389,12 @@ class Room(RoomRecord):
                 self.send_room_except(conn)
             self._schedule()
 
-    def send_room_except(self, skip: Connection) -> None:
+    def send_room_except(self, skip: Peer) -> None:
         for other in list(self.conns):
             if other is not skip:
                 other.send({"type": "room", "room": self.room_json(other.player_id)})
 
-    async def exit(self, conn: Connection) -> None:
+    async def exit(self, conn: Peer) -> None:
         async with self.lock:
             self.conns.discard(conn)
             logs.event("room.exit", room=self.id, player=conn.player_id, conn=conn.id)
