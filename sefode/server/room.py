@@ -18,7 +18,7 @@ from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
 from sefode.bots.base import Player
 from sefode.bots.players import make_player, player_kinds
-from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
+from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, SeatStatus, apply_entry, get_game
 from sefode.history import replay_actions
 from sefode.server import logs
 from sefode.server.matchrun import MatchRun, with_played_for
@@ -792,14 +792,11 @@ class Room(RoomRecord):
         run = self.match
         if run is None or run.over:
             return set()
-        alive = set(range(run.game.seats(run.state))) - run.game.stand_in_seats(run.state)
-        view_alive = run.game.view(run.state, None).get("alive")
+        status = run.game.seat_status(run.state)
         voters = set()
         for i, s in enumerate(run.seats):
             pid = s.get("player_id")
-            if not pid or s.get("left") or i not in alive:
-                continue
-            if isinstance(view_alive, list) and i < len(view_alive) and view_alive[i] is False:
+            if not pid or s.get("left") or i >= len(status) or status[i] is not SeatStatus.PLAYING:
                 continue
             voters.add(pid)
         return voters
