@@ -23,7 +23,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.engine import apply_entry, get_game
 from sefode.games.fodinha.state import BIDDING
 from sefode.history import export

@@ -29,7 +29,8 @@ except ImportError:  # run from a checkout whose package is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from sefode.arena import plan_matches, wilson_interval
 
-from sefode.bots.base import Player, Seen, make_player
+from sefode.bots.base import Player, Seen
+from sefode.bots.players import make_player
 from sefode.engine import get_game
 
 

@@ -32,7 +32,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sefode.arena import wilson_interval
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.games.guimenon import Guimenon
 from sefode.games.guimenon.bots import HOOKS
 from sefode.games.guimenon.rules import CARDS, CARDSET, LOCATION_DEFS

@@ -27,7 +27,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from sefode.bots.base import Player, Seen, make_player
+from sefode.bots.base import Player, Seen
+from sefode.bots.players import make_player
 from sefode.engine import get_game
 
 ROTATIONS = ("none", "rotate", "duplicate")

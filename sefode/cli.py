@@ -70,7 +70,7 @@ def split_seats(text: str, kinds: Sequence[str]) -> list[str]:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from sefode.arena import format_table, simulate
-    from sefode.bots.base import is_player_kind, player_kinds
+    from sefode.bots.players import is_player_kind, player_kinds
     from sefode.engine import get_game
 
     def fail(message: str) -> int:

@@ -97,6 +97,10 @@ class State:
     deadlines: dict[int, int]
     deadline: int | None
     recap: list[JSONObject] | None = None
+    over: bool = False
+    """The match is over (the game's say, not read from the view)."""
+    seat_status: list[str] = field(default_factory=list)
+    """Each seat's standing: ``"playing"``, ``"out"`` (eliminated) or ``"left"`` (forfeited)."""
 
     @property
     def my_turn(self) -> bool:
@@ -190,6 +194,8 @@ def parse_event(message: Mapping[str, Any]) -> Event:
             deadlines=deadlines,
             deadline=message.get("deadline"),
             recap=list(recap) if recap is not None else None,
+            over=bool(message.get("over", False)),
+            seat_status=[str(x) for x in message.get("seat_status") or []],
         )
     if kind == "room":
         return RoomUpdate(dict(message["room"]))

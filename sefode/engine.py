@@ -108,6 +108,18 @@ class Outcome:
         )
 
 
+class SeatStatus(StrEnum):
+    """A seat's standing in a match, as the platform needs it (``Game.seat_status``): who may vote a pause, who is
+    offered to leave, what the shell shows. Sent in every ``state`` message (docs/protocol.md)."""
+
+    PLAYING = "playing"
+    """In the match."""
+    OUT = "out"
+    """Eliminated by the rules: the match goes on without the seat."""
+    LEFT = "left"
+    """Its player left for good (forfeit); its turns, if any are left, are played by a bot."""
+
+
 # --------------------------------------------------------------------------------------------- the spec
 class Turns(StrEnum):
     SEQUENTIAL = "sequential"
@@ -311,7 +323,7 @@ class Game(ABC, Generic[S]):
     """A game's rules. Stateless: every method takes the match state it works on."""
 
     name: ClassVar[str]
-    """Identifier used in options, histories and the protocol, e.g. ``"fodinha"``."""
+    """Identifier used in options, histories and the protocol, e.g. ``"whist"``."""
     spec: ClassVar[GameSpec]
     """What the platform needs to know: seats, turns, options schema, variants, capabilities, bots."""
 
@@ -382,6 +394,17 @@ class Game(ABC, Generic[S]):
     def stand_in_seats(self, state: S) -> frozenset[Seat]:
         """Seats whose player has left for good but whose turns must still be played (by a bot)."""
         return frozenset()
+
+    def is_over(self, state: S) -> bool:
+        """Is the match over? By default, once it has an outcome; the platform asks this, never a view's keys."""
+        return self.outcome(state) is not None
+
+    def seat_status(self, state: S) -> list[SeatStatus]:
+        """Each seat's standing (one per seat of ``seats(state)``), for the platform: the server and the shell read
+        this, never a view's keys. By default ``LEFT`` for the ``stand_in_seats`` and ``PLAYING`` for the others; a
+        game that eliminates seats, or whose players leave otherwise, says so."""
+        gone = self.stand_in_seats(state)
+        return [SeatStatus.LEFT if s in gone else SeatStatus.PLAYING for s in range(self.seats(state))]
 
     def describe_action(self, state: S, seat: Seat, action: Action) -> dict[str, JSON]:
         """A human-readable label for ``action``: ``{"key": i18n key, "params": {...}, "text": English}``.
@@ -561,12 +584,8 @@ def _load_games() -> None:
     _LOADED.append(True)
     from importlib.metadata import entry_points
 
+    # Entry points alone, the built-in games too: a source tree is installed (editable) to be used.
     found = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    if "fodinha" not in found:  # running from a source tree that was never installed
-        from sefode.games import builtin_games
-
-        for game in builtin_games():
-            _REGISTRY.setdefault(game.name, game)
     for name, ep in sorted(found.items()):
         try:
             loaded = ep.load()

@@ -14,7 +14,8 @@ import random
 import sys
 from typing import Any, TextIO
 
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.client import Client, MatchEnd, State
 from sefode.engine import EngineError, get_game
 

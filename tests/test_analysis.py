@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from sefode.analysis import analyse, analyse_decision, count_decisions, highlights
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.cli import main
 from sefode.engine import get_game
 from sefode.history import export

@@ -46,7 +46,8 @@ def test_duplicate_matches_of_a_group_start_from_the_same_deal() -> None:
 
 
 def test_places_follow_the_entrant_to_its_seat() -> None:
-    from sefode.bots.base import Seen, make_player
+    from sefode.bots.base import Seen
+    from sefode.bots.players import make_player
     from sefode.engine import get_game
 
     kinds = ["normal", "easy", "random", "easy"]

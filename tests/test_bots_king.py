@@ -7,8 +7,9 @@ import random
 import pytest
 from king_helpers import GAME, act, fill, hand, legal, new_match, play, start, turn
 
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
 from sefode.bots.levels import HardPlayer
+from sefode.bots.players import make_player
 from sefode.bots.policies import policies_for
 from sefode.bots.search import hooks_for
 from sefode.games.king.bots import KingHooks, KingPolicies, contract_value, normal_contract

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from sefode.bots.base import Player, Seen, make_player
+from sefode.bots.base import Player, Seen
 from sefode.bots.levels import HardPlayer
+from sefode.bots.players import make_player
 from sefode.cards import standard_code
 from sefode.games.trash import Trash, TrashState
 from sefode.games.trash.bots import TrashHooks, last_draw_tops, searcher

@@ -10,7 +10,9 @@ so nothing here names a game:
 * clones are independent, and ``resample`` keeps everything the seat has seen;
 * no leak: a seat's view, and the public events, are the same across states that differ only in what it cannot see;
 * a valid outcome: placements are a competition ranking and agree with the units;
-* bad input: actions from outside are refused with a stable code and change nothing.
+* bad input: actions from outside are refused with a stable code and change nothing;
+* the platform's ``state`` message says whether the match is over and each seat's standing, from the game
+  (``Game.is_over``, ``Game.seat_status``), so that neither the server nor the shell reads a view for it.
 """
 
 from __future__ import annotations
@@ -28,8 +30,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sefode.engine import EngineError, Game, InvalidOptions, OptionKind, Outcome, apply_entry, game_names, get_game
+from sefode.engine import (
+    EngineError,
+    Game,
+    InvalidOptions,
+    OptionKind,
+    Outcome,
+    SeatStatus,
+    apply_entry,
+    game_names,
+    get_game,
+)
 from sefode.history import export, replay
+from sefode.server.matchrun import MatchRun
+from sefode.server.present import state_common, state_message
 
 GAMES = game_names()
 PLAYOUTS = 10
@@ -314,3 +328,25 @@ def test_every_registered_game_declares_a_complete_spec() -> None:
         defaults = game.validate_options({})
         assert set(defaults) == set(keys)
         json.dumps(spec.to_json())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_state_message_says_if_the_match_is_over_and_each_seats_standing(name: str) -> None:
+    game = get_game(name)
+    statuses = {str(x) for x in SeatStatus}
+    for options, seed, state, steps in playouts(game, seed=11, count=4):
+        states = [game.new_match(options, seed), *(b for _seat, _entry, b in steps if b is not None), state]
+        for at in states:
+            n = game.seats(at)
+            run = MatchRun("m", 1, game, at, seed, options, {}, [{"player_id": None, "bot": "easy"}] * n)
+            common = state_common(run)
+            for seat in [None, *range(n)]:
+                msg = json.loads(json.dumps(state_message(run, seat, [], common)))
+                assert msg["over"] is (game.outcome(at) is not None)
+                assert len(msg["seat_status"]) == n and set(msg["seat_status"]) <= statuses
+                assert msg["seat_status"] == [str(x) for x in game.seat_status(at)]
+            awaited = game.awaiting(at)
+            assert all(common.seat_status[s] != SeatStatus.OUT for s in awaited), "an eliminated seat is awaited"
+        first = game.new_match(options, seed)
+        assert set(game.seat_status(first)) == {SeatStatus.PLAYING}
+        assert not game.is_over(first) and game.is_over(state)

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.engine import get_game
 
 GAME = get_game("fodinha")

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from sefode.bots.base import Seen, make_player
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.games.guimenon.bots import HOOKS, GuimenonHooks, greedy_plan, win_chance
 from sefode.games.guimenon.game import CONFIRM, PLACE, TAKE_BACK, Guimenon
 from sefode.games.guimenon.rules import CARDSET

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import Any
 
 from sefode.engine import Action, Game, Seat, View
@@ -77,44 +76,3 @@ class RandomPlayer(Player):
 
     def choose(self, seen: Seen) -> Action:
         return self.rng.choice(seen.legal_actions())
-
-
-PlayerFactory = Callable[[int, float], Player]
-PLAYERS: dict[str, PlayerFactory] = {"random": RandomPlayer}
-
-
-def register_player(kind: str, factory: PlayerFactory) -> None:
-    PLAYERS[kind] = factory
-
-
-def player_kinds() -> list[str]:
-    _load_builtin_players()
-    return sorted(PLAYERS)
-
-
-def is_player_kind(kind: str) -> bool:
-    """A registered kind, or ``cmd:<command line>`` (a program, ``sefode.bots.program``)."""
-    return (kind.startswith("cmd:") and bool(kind[4:].strip())) or kind in player_kinds()
-
-
-def make_player(kind: str, seed: int, think_ms: float = 200.0) -> Player:
-    if kind.startswith("cmd:"):
-        from sefode.bots.program import ProgramPlayer
-
-        return ProgramPlayer(kind[4:], seed, think_ms)
-    _load_builtin_players()
-    if kind not in PLAYERS:
-        raise ValueError(f"unknown player kind {kind!r}; known: {', '.join(sorted(PLAYERS))}")
-    return PLAYERS[kind](seed, think_ms)
-
-
-def _load_builtin_players() -> None:
-    """Import the bot modules so that they register their kinds (easy, normal, hard...)."""
-    import importlib
-    import pkgutil
-
-    import sefode.bots as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "base":
-            importlib.import_module(f"sefode.bots.{info.name}")

@@ -8,7 +8,7 @@ name (``sefode.bots.policies`` and ``sefode.bots.search``); the Fodinha family r
 
 from __future__ import annotations
 
-from sefode.bots.base import Player, Seen, register_player
+from sefode.bots.base import Player, Seen
 from sefode.bots.policies import policies_for
 from sefode.bots.search import hooks_for, ismcts
 from sefode.engine import Action
@@ -76,8 +76,3 @@ class HardPlayer(Player):
             self.max_iterations,
         )
         return action
-
-
-register_player("easy", EasyPlayer)
-register_player("normal", NormalPlayer)
-register_player("hard", HardPlayer)

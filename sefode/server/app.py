@@ -85,7 +85,9 @@ def create_app(
     if redis_url is not None:
         if not store.url.startswith("postgresql"):
             raise SystemExit("sefode serve --redis: DATABASE_URL must be a PostgreSQL URL shared by every node")
-        hub.enable_cluster(redis_url, ttl_ms=lease_ttl_ms)
+        from sefode.server.cluster import DEFAULT_TTL_MS, Cluster
+
+        hub.cluster = hub.placement = Cluster(hub, redis_url, ttl_ms=lease_ttl_ms or DEFAULT_TTL_MS)
     static = static_dir or STATIC
 
     @contextlib.asynccontextmanager

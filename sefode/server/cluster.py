@@ -12,6 +12,9 @@ messages for a room owned elsewhere to the owner's channel ``sf:node:<owner>``, 
 connection's messages back to the edge's channel. Messages for one node are batched per event-loop turn into one
 ``PUBLISH``. When a room changes owner (death, pause, drain), the edges re-join their connections at the new owner,
 which sends them ``room`` and ``state`` as after a reconnection. See docs/cluster.md.
+
+``Cluster`` is a ``placement.Placement``: the hub calls it as it calls the single node's placement, and it reaches
+the hub only through ``placement.Host``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from sefode.server.messages import ClientError
 from sefode.store.db import Fence, FencedOut
 
 if TYPE_CHECKING:
-    from sefode.server.hub import Connection, Hub
+    from sefode.server.placement import Host, Peer
     from sefode.server.room import Room
 
 DEFAULT_TTL_MS = 3000
@@ -153,7 +156,14 @@ class RemoteConnection:
         self.send_text(orjson.dumps(message).decode())
 
     def send_text(self, text: str) -> None:
+        if self.closed:
+            return
         self.cluster.post(self.edge, {"k": "out", "b": self.boot, "c": self.id, "t": text})
+
+    def end(self, close_code: int) -> None:
+        """Stop sending to the edge (the edge closes its own socket); from now on it handles no message."""
+        self.close_code = close_code
+        self.closed = True
 
     def error(self, code: str, message: str, ref: Any = None) -> None:
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -163,7 +173,7 @@ class RemoteConnection:
 
 
 class Cluster:
-    def __init__(self, hub: Hub, url: str, node: str | None = None, ttl_ms: int = DEFAULT_TTL_MS) -> None:
+    def __init__(self, hub: Host, url: str, node: str | None = None, ttl_ms: int = DEFAULT_TTL_MS) -> None:
         self.hub = hub
         self.url = url
         self.node = node or os.environ.get("SEFODE_NODE") or secrets.token_hex(4)
@@ -174,7 +184,8 @@ class Cluster:
         self.leases: dict[str, Lease] = {}
         self.routed: dict[int, Routed] = {}
         """Edge side: local connection id -> the room it is in, owned elsewhere."""
-        self.local: dict[int, Connection] = {}
+        self.local: dict[int, Peer] = {}
+        """Edge side: our own connections that are routed elsewhere, by id."""
         self.remote: dict[tuple[str, str, int], RemoteConnection] = {}
         """Owner side: (edge node, its incarnation, connection id) -> stand-in."""
         self.boot = secrets.token_hex(6)
@@ -209,6 +220,8 @@ class Cluster:
             asyncio.create_task(self._keep(), name="cluster-keep"),
         ]
         logs.event("cluster.open", node=self.node, ttl_ms=self.ttl_ms)
+        # Rooms come one by one, as this node takes their leases.
+        logs.event("hub.open", rooms=0, database=self.hub.store.engine.url.render_as_string(), node=self.node)
 
     async def drain(self) -> None:
         """Deploys (SIGTERM): hand every room over at once (the lease is released and the room marked for the
@@ -332,7 +345,7 @@ class Cluster:
     async def lose(self, room_id: str, why: str) -> None:
         """Stop acting for ``room_id`` at once; its connections move to whoever owns it next."""
         lease = self.leases.pop(room_id, None)
-        room = self.hub.rooms.pop(room_id, None)
+        room = self.hub.drop_room(room_id)
         logs.warning("cluster.lost", node=self.node, room=room_id, why=why, epoch=lease.epoch if lease else None)
         if room is None:
             return
@@ -341,21 +354,19 @@ class Cluster:
 
     def _move_out(self, room: Room) -> None:
         """The room is no longer ours: edges re-join their connections; ours are routed to the next owner."""
-        from sefode.server.hub import Connection
-
         for conn in list(room.conns):
             room.conns.discard(conn)
             if isinstance(conn, RemoteConnection):
                 self.remote.pop((conn.edge, conn.boot, conn.id), None)
                 self.post(conn.edge, {"k": "moved", "b": conn.boot, "c": conn.id, "room": room.id})
-            elif isinstance(conn, Connection):
+            else:
                 conn.room = None
                 join = conn.last_join or {"type": "join", "room": room.id}
                 asyncio.get_running_loop().create_task(self.rejoin(conn, join))
 
     async def _release_room(self, room_id: str, hand_over: bool) -> None:
         lease = self.leases.pop(room_id, None)
-        room = self.hub.rooms.pop(room_id, None)
+        room = self.hub.drop_room(room_id)
         if room is not None:
             room.close()
         if lease is not None:
@@ -494,12 +505,10 @@ class Cluster:
             if key[:2] not in alive:
                 self.remote.pop(key, None)
                 if rconn.room is not None:
-                    await rconn.room.exit(rconn)  # type: ignore[arg-type]
+                    await rconn.room.exit(rconn)
 
     # ------------------------------------------------------------------ room passwords
-    async def password_guard(
-        self, room: Room, conn: Connection | RemoteConnection, msg: dict[str, Any]
-    ) -> dict[str, Any]:
+    async def password_guard(self, room: Room, conn: Peer, msg: dict[str, Any]) -> dict[str, Any]:
         """The room-password backoff of ``sefode.server.limits`` (per room and per client), kept in Redis so that
         it holds on every node: wherever the player's socket is, wherever the room is owned, and across a change
         of owner. Called by the owner, which holds the room, for local and forwarded joins alike (the edge sends
@@ -662,7 +671,7 @@ class Cluster:
         elif kind == "bye":
             rconn = self.remote.pop((sender, boot, env["c"]), None)
             if rconn is not None and rconn.room is not None:
-                await rconn.room.exit(rconn)  # type: ignore[arg-type]
+                await rconn.room.exit(rconn)
 
     async def _serve(self, edge: str, boot: str, env: dict[str, Any]) -> None:
         msg = env["m"]
@@ -682,7 +691,7 @@ class Cluster:
                 return
         try:
             if msg["type"] == "join":
-                await self.hub._join(rconn, msg)  # type: ignore[arg-type]
+                await self.hub.enter(rconn, msg)  # a stand-in's room is held here: no routing
                 ack: dict[str, Any] = {"k": "ack", "b": boot, "c": rconn.id}
                 if rconn.last_join is not None and rconn.last_join is not msg:
                     ack["j"] = rconn.last_join
@@ -690,7 +699,7 @@ class Cluster:
             elif rconn.room is None or rconn.room.id != room_id:
                 self.post(edge, {"k": "moved", "b": boot, "c": rconn.id, "room": room_id})
             else:
-                await self.hub.handle(rconn, msg)  # type: ignore[arg-type]
+                await self.hub.handle(rconn, msg)
         except ClientError as err:
             rconn.error(err.code, err.message, msg.get("ref"))
             if msg["type"] == "join":
@@ -704,7 +713,22 @@ class Cluster:
         value = await self.redis.get(f"{self.prefix}lease:{room_id}")
         return _text(value).split(":")[0] if value else None
 
-    async def route_join(self, conn: Connection, msg: dict[str, Any]) -> bool:
+    async def find_invite(self, invite: str) -> str | None:
+        """An invite of a room some node holds (every node's rooms are in the shared store)."""
+        return await self.hub.db(self.hub.store.room_of_invite, invite)
+
+    async def route(self, peer: Peer, msg: dict[str, Any]) -> bool:
+        """A ``join`` of one of our own connections: routed to the room's owner if that is another node (True), or
+        entered here (False), the room taken here first if no one holds it. A stand-in is served here."""
+        if isinstance(peer, RemoteConnection):
+            return False
+        owned = msg["room"] in self.hub.rooms and self.owns(msg["room"])
+        if not owned and await self.route_join(peer, msg):
+            return True
+        self.leave_route(peer)
+        return False
+
+    async def route_join(self, conn: Peer, msg: dict[str, Any]) -> bool:
         """Join ``conn`` to a room owned elsewhere (True), or take the room here if no one owns it (False: the
         caller joins locally). A join whose owner does not answer in time is refused with ``server/busy``; the
         room is never taken while another node holds its lease (Colyseus #978)."""
@@ -735,7 +759,7 @@ class Cluster:
             return True
         raise ClientError("server/busy", "the room is changing servers; try again")
 
-    async def rejoin(self, conn: Connection, join: dict[str, Any], attempt: int = 0) -> None:
+    async def rejoin(self, conn: Peer, join: dict[str, Any], attempt: int = 0) -> None:
         """Join ``conn`` again where its room is now (the room moved; the client did not ask). A room between
         owners (``server/busy``) is tried again, ``REJOIN_TRIES`` times in all with a growing pause; after that
         the connection is closed with ``CLOSE_TRY_AGAIN`` so that the client reconnects and joins by itself: a
@@ -745,7 +769,7 @@ class Cluster:
         try:
             if not await self.route_join(conn, join):
                 self.leave_route(conn)
-                await self.hub._join(conn, join, local=True)
+                await self.hub.enter(conn, join)
         except ClientError as err:
             if err.code != "server/busy":
                 conn.error(err.code, err.message)
@@ -760,20 +784,23 @@ class Cluster:
         except Exception as err:
             logs.error("cluster.rejoin_failed", err, conn=conn.id)
 
-    def forward(self, conn: Connection, msg: dict[str, Any]) -> bool:
-        """Edge: send ``msg`` to the owner of the room ``conn`` is routed to (False: not routed)."""
+    def forward(self, conn: Peer, msg: dict[str, Any]) -> bool:
+        """Edge: send ``msg`` to the owner of the room ``conn`` is routed to (False: not routed; a stand-in of an
+        edge's connection is served here, and its id may equal one of ours)."""
+        if isinstance(conn, RemoteConnection):
+            return False
         route = self.routed.get(conn.id)
         if route is None:
             return False
         self.post(route.owner, {"k": "in", "c": conn.id, "p": conn.player_id, "room": route.room_id, "m": msg})
         return True
 
-    def leave_route(self, conn: Connection) -> None:
+    def leave_route(self, conn: Peer) -> None:
         route = self.routed.pop(conn.id, None)
         if route is not None:
             self.post(route.owner, {"k": "bye", "c": conn.id})
 
-    def disconnect(self, conn: Connection) -> None:
+    def disconnect(self, conn: Peer) -> None:
         self.leave_route(conn)
         self.local.pop(conn.id, None)
 

@@ -19,10 +19,12 @@ from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
 from sefode.accounts.bots import all_bot_ids, bot_ids_among
-from sefode.bots.base import Player, Seen, make_player
+from sefode.bots.base import Player, Seen
+from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs
 from sefode.server.messages import LEVELS, ClientError, encode
+from sefode.server.placement import LocalPlacement, Peer, Placement
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
 from sefode.server.work import HASHING
 from sefode.store import Store
@@ -61,7 +63,7 @@ def decide_in_process(kind: str, seed: int, think_ms: float, game_name: str, sta
 
 
 class Connection:
-    """One WebSocket: a player, at most one room, an outgoing queue and a token bucket."""
+    """One WebSocket: a player, at most one room, an outgoing queue and a token bucket (a ``placement.Peer``)."""
 
     _next = 0
 
@@ -167,18 +169,17 @@ class Hub:
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="sefode-bot")
         self._bot_processes = bot_processes
         self._procs: ProcessPoolExecutor | None = None
+        self.placement: Placement = LocalPlacement(self)
+        """Which node holds a room: this one alone, or a cluster's (``sefode serve --redis``, set by ``create_app``).
+        The hub calls it the same way for both."""
         self.cluster: Cluster | None = None
-        """Set by ``enable_cluster`` (``sefode serve --redis``): rooms are leased, writes fenced, players forwarded."""
-
-    def enable_cluster(self, redis_url: str, node: str | None = None, ttl_ms: int | None = None) -> None:
-        from sefode.server.cluster import DEFAULT_TTL_MS, Cluster
-
-        self.cluster = Cluster(self, redis_url, node, ttl_ms or DEFAULT_TTL_MS)
+        """The cluster placement, if that is the placement: for the routes that show cluster-wide information
+        (the lobby, the health check) and for draining on SIGTERM. The hub itself does not read it."""
 
     def fence(self, room_id: str) -> Fence | None:
         """The fencing token of a write for ``room_id`` (None on a single node); ``FencedOut`` once our lease on
         the room has run out."""
-        return self.cluster.fence(room_id) if self.cluster is not None else None
+        return self.placement.fence(room_id)
 
     async def room_write(self, room: Room, fn: Callable[..., Any], *args: Any) -> Any:
         """A write ``fn(conn, *args)`` for ``room``, fenced in cluster mode; a node fenced out loses the room."""
@@ -189,28 +190,25 @@ class Hub:
             raise ClientError("server/moved", "this room moved to another server; joining it there") from None
 
     async def fenced_out(self, room: Room) -> None:
-        if self.cluster is not None:
-            await self.cluster.lose(room.id, "fenced")
+        await self.placement.lose(room.id, "fenced")
 
     async def save_room(self, room: Room) -> None:
-        if self.cluster is None:
-            await self.db(self.store.save_room, room.id, room.data(), room.visibility, room.invite_token)
-            return
         await self.room_write(room, save_room_on, room.id, room.data(), room.visibility, room.invite_token)
 
     async def create_match(self, room: Room, *args: Any) -> None:
-        if self.cluster is None:
-            await self.db(self.store.create_match, *args)
-            return
         await self.room_write(room, create_match_on, *args)
 
     async def room_exists(self, room_id: str) -> bool:
         return room_id in self.rooms or await self.db(self.store.load_room, room_id) is not None
 
     async def room_of_invite(self, invite: str) -> str | None:
-        if invite in self.invites or self.cluster is None:
-            return self.invites.get(invite)
-        return await self.db(self.store.room_of_invite, invite)
+        if invite in self.invites:
+            return self.invites[invite]
+        return await self.placement.find_invite(invite)
+
+    def drop_room(self, room_id: str) -> Room | None:
+        """This node holds ``room_id`` no more (a placement's call: the room moved); the room, if it was held."""
+        return self.rooms.pop(room_id, None)
 
     # ------------------------------------------------------------------ threads
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -275,10 +273,10 @@ class Hub:
             await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
         except Exception as err:  # the tables stay playable even if awarding cannot catch up
             logs.error("hub.awarding_recover_failed", err)
-        if self.cluster is not None:  # rooms come one by one, as this node takes their leases
-            await self.cluster.open()
-            logs.event("hub.open", rooms=0, database=self.store.engine.url.render_as_string(), node=self.cluster.node)
-            return
+        await self.placement.open()
+
+    async def load_rooms(self) -> None:
+        """Every stored room, restored (a single node; a cluster's nodes take rooms one by one, ``adopt``)."""
         for room_id, data, invite in await self.db(self.store.load_rooms):
             room = Room(self, room_id, data, invite)
             self.rooms[room_id] = room
@@ -349,8 +347,7 @@ class Hub:
         return room
 
     async def close(self) -> None:
-        if self.cluster is not None:
-            await self.cluster.close()
+        await self.placement.close()
         for room in self.rooms.values():
             room.close()
         self._bots.shutdown(wait=False, cancel_futures=True)
@@ -460,8 +457,7 @@ class Hub:
             "last_match": None,
         }
         room = Room(self, room_id, data, invite)
-        if self.cluster is not None:
-            await self.cluster.create(room_id)
+        await self.placement.create(room_id)
         self.rooms[room_id] = room
         try:
             await room.save()
@@ -473,16 +469,16 @@ class Hub:
         return room
 
     # ------------------------------------------------------------------ messages
-    async def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
+    async def handle(self, conn: Peer, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "ping":
             conn.send({"type": "pong", "at": logs.now_ms()})
             return
         if kind == "join":
-            await self._join(conn, msg)
+            await self.join(conn, msg)
             return
-        if self.cluster is not None and type(conn) is Connection and self.cluster.forward(conn, msg):
-            return  # an edge's connection in a room owned by another node (a stand-in of one is served here)
+        if self.placement.forward(conn, msg):
+            return  # a connection in a room held by another node
         room = conn.room
         if room is None:
             raise ClientError("room/not_joined", "join a room first")
@@ -506,22 +502,24 @@ class Hub:
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
 
-    async def _join(self, conn: Connection, msg: dict[str, Any], local: bool = False) -> None:
+    async def join(self, conn: Peer, msg: dict[str, Any]) -> None:
+        """A ``join``: in the room where the placement holds it."""
         conn.last_join = msg
-        cluster = self.cluster
-        if cluster is not None and not local and not isinstance(conn, _remote_type()):
-            owned = msg["room"] in self.rooms and cluster.owns(msg["room"])
-            if not owned and await cluster.route_join(conn, msg):
-                if conn.room is not None:
-                    await conn.room.exit(conn)
-                    conn.room = None
-                return
-            cluster.leave_route(conn)
+        if await self.placement.route(conn, msg):
+            if conn.room is not None:
+                await conn.room.exit(conn)
+                conn.room = None
+            return
+        await self.enter(conn, msg)
+
+    async def enter(self, conn: Peer, msg: dict[str, Any]) -> None:
+        """A ``join`` of a room held here."""
+        conn.last_join = msg
         room = self.rooms.get(msg["room"])
         if room is None:
             raise ClientError("room/not_found", f"there is no room {msg['room']!r}")
-        if cluster is not None:  # the password backoff, cluster-wide (a single node's is in routes.ws)
-            msg = conn.last_join = await cluster.password_guard(room, conn, msg)
+        # The placement's password backoff (a cluster's, shared by every node; a single node's is in routes.ws).
+        msg = conn.last_join = await self.placement.password_guard(room, conn, msg)
         await room.can_enter(conn.player_id, msg.get("password"), msg.get("invite"))
         await self.is_bot_account(conn.player_id)  # a forwarded join: the edge may know the bot, this owner not yet
         if conn.room is not None and conn.room is not room:
@@ -531,8 +529,7 @@ class Hub:
 
     async def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
-        if self.cluster is not None:
-            self.cluster.disconnect(conn)
+        self.placement.disconnect(conn)
         if conn.room is not None:
             await conn.room.exit(conn)
             conn.room = None
@@ -541,9 +538,3 @@ class Hub:
         conn.send(
             {"type": "hello", "protocol": PROTOCOL, "player_id": conn.player_id, "name": self.names.get(conn.player_id)}
         )
-
-
-def _remote_type() -> type:
-    from sefode.server.cluster import RemoteConnection
-
-    return RemoteConnection

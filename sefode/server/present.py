@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sefode.server.matchrun import MatchRun
 
-Common = tuple[list[int], dict[str, int], "int | None"]
+
+@dataclass(frozen=True, slots=True)
+class Common:
+    """What every seat's ``state`` shares."""
+
+    awaiting: list[int]
+    deadlines: dict[str, int]
+    earliest: int | None
+    over: bool
+    """The game's say (``Game.is_over``): the server and the shell read no view for it."""
+    seat_status: list[str]
+    """``Game.seat_status``, one per seat: playing, out or left."""
 
 
 def state_common(run: MatchRun) -> Common:
-    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline."""
+    """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline, whether the match
+    is over and each seat's standing."""
     deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
-    return sorted(run.game.awaiting(run.state)), deadlines, min(run.deadlines.values(), default=None)
+    return Common(
+        sorted(run.game.awaiting(run.state)),
+        deadlines,
+        min(run.deadlines.values(), default=None),
+        run.game.is_over(run.state),
+        [str(x) for x in run.game.seat_status(run.state)],
+    )
 
 
 def state_message(
@@ -20,7 +39,7 @@ def state_message(
 ) -> dict[str, Any]:
     """The ``state`` message of one seat (None: the spectators), see docs/protocol.md; ``view`` when it is built
     already (``Game.views``)."""
-    awaiting, deadlines, earliest = common
+    awaiting = common.awaiting
     game = run.game
     state = run.state
     legal: list[dict[str, Any]] = []
@@ -37,8 +56,10 @@ def state_message(
         "seat": seat,
         "view": game.view(state, seat) if view is None else view,
         "events": events,
-        "deadline": own if own is not None else earliest,
-        "deadlines": deadlines,
+        "deadline": own if own is not None else common.earliest,
+        "deadlines": common.deadlines,
         "awaiting": awaiting,
         "legal": legal,
+        "over": common.over,
+        "seat_status": common.seat_status,
     }

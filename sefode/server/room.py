@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from sefode.accounts import passwords
 from sefode.accounts.awarding import record_match_end, room_emptied
-from sefode.bots.base import Player, make_player, player_kinds
-from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, apply_entry, get_game
+from sefode.bots.base import Player
+from sefode.bots.players import make_player, player_kinds
+from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, SeatStatus, apply_entry, get_game
 from sefode.history import replay_actions
 from sefode.server import logs, startpoint
 from sefode.server.matchrun import MatchRun, with_played_for
@@ -39,7 +40,8 @@ from sefode.server.work import HASHING
 from sefode.store.db import FencedOut, add_action, set_match_seats
 
 if TYPE_CHECKING:
-    from sefode.server.hub import Connection, Hub
+    from sefode.server.hub import Hub
+    from sefode.server.placement import Peer
 
 PAUSE_LIMIT_S = 15 * 60
 LOBBY_FRESH_MS = 15 * 60 * 1000
@@ -87,7 +89,7 @@ class Room(RoomRecord):
         self.id = room_id
         self.invite_token = invite_token
         self.match: MatchRun | None = None
-        self.conns: set[Connection] = set()
+        self.conns: set[Peer] = set()
         self.lock = asyncio.Lock()
         self.pause_votes: set[str] = set()
         self.paused_until: float | None = None
@@ -287,7 +289,7 @@ class Room(RoomRecord):
         chosen = [self.seat_setup.get(s["player_id"], None) if s.get("player_id") else None for s in self.seats]
         return seat_setups(game, options, seed, chosen)
 
-    async def set_seat_setup(self, conn: Connection, value: Any) -> None:
+    async def set_seat_setup(self, conn: Peer, value: Any) -> None:
         """A seated player's secret choice for the next match (a deck): checked by the game, kept with the room,
         confirmed to that player alone; the others learn only that the seat has chosen."""
         async with self.lock:
@@ -373,7 +375,7 @@ class Room(RoomRecord):
         ):
             raise ClientError("room/bad_password", "wrong or missing password for this room")
 
-    async def enter(self, conn: Connection) -> None:
+    async def enter(self, conn: Peer) -> None:
         async with self.lock:
             first = conn.player_id not in self.connected_players()
             unseated = await self._unseat_refused(conn.player_id)
@@ -392,12 +394,12 @@ class Room(RoomRecord):
                 self.send_room_except(conn)
             self._schedule()
 
-    def send_room_except(self, skip: Connection) -> None:
+    def send_room_except(self, skip: Peer) -> None:
         for other in list(self.conns):
             if other is not skip:
                 other.send({"type": "room", "room": self.room_json(other.player_id)})
 
-    async def exit(self, conn: Connection) -> None:
+    async def exit(self, conn: Peer) -> None:
         async with self.lock:
             self.conns.discard(conn)
             logs.event("room.exit", room=self.id, player=conn.player_id, conn=conn.id)
@@ -813,14 +815,11 @@ class Room(RoomRecord):
         run = self.match
         if run is None or run.over:
             return set()
-        alive = set(range(run.game.seats(run.state))) - run.game.stand_in_seats(run.state)
-        view_alive = run.game.view(run.state, None).get("alive")
+        status = run.game.seat_status(run.state)
         voters = set()
         for i, s in enumerate(run.seats):
             pid = s.get("player_id")
-            if not pid or s.get("left") or i not in alive:
-                continue
-            if isinstance(view_alive, list) and i < len(view_alive) and view_alive[i] is False:
+            if not pid or s.get("left") or i >= len(status) or status[i] is not SeatStatus.PLAYING:
                 continue
             voters.add(pid)
         return voters

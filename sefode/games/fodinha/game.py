@@ -32,6 +32,7 @@ from sefode.engine import (
     OptionSpec,
     Outcome,
     Seat,
+    SeatStatus,
     Variant,
     View,
     check_seat,
@@ -349,6 +350,13 @@ class Fodinha(Game[FodinhaState]):
 
     def stand_in_seats(self, state: FodinhaState) -> frozenset[Seat]:
         return frozenset(s for s in range(state.n) if state.leaving[s] and state.alive[s])
+
+    def seat_status(self, state: FodinhaState) -> list[SeatStatus]:
+        """Out of lives first (a seat that left and then lost its last life is out), then left, else playing."""
+        return [
+            SeatStatus.OUT if not state.alive[s] else SeatStatus.LEFT if state.leaving[s] else SeatStatus.PLAYING
+            for s in range(state.n)
+        ]
 
     # ================================================================= applying
     def apply(self, state: FodinhaState, seat: Seat, action: Action) -> list[Event]:

@@ -124,8 +124,7 @@ export function createCoach({ roomId, redraw }) {
       cs.tip = null;
     }
     const ends = (msg.events || []).filter((ev) => ev.type === "hand_end");
-    const view = msg.view || {};
-    const over = view.phase === "over" || view.over === true;
+    const over = msg.over === true;
     if (!(ends.length || over) || msg.version <= cs.since) return;
     const last = ends[ends.length - 1];
     const ask = { since: cs.since, until: msg.version, hand: last && Number.isInteger(last.hand) ? last.hand : null };

@@ -237,13 +237,12 @@ export async function renderRoom(ctx, roomId) {
   function matchEndFor(state) {
     return rs.matchEnd && state && rs.matchEnd.match_id === state.match_id ? rs.matchEnd : null;
   }
-  /** Is the match on screen over? The match_end message, or a view that says so (phase "over" or over: true). */
+  /** Is the match on screen over? The match_end message, or the state message's `over` (the game's say). */
   function isOver() {
     const state = rs.state;
     if (!state) return false;
     if (matchEndFor(state)) return true;
-    const view = state.view || {};
-    return view.phase === "over" || view.over === true;
+    return state.over === true;
   }
   function matchOn() {
     return Boolean(rs.room && rs.room.match && rs.state && !isOver());
@@ -478,10 +477,10 @@ export async function renderRoom(ctx, roomId) {
 
   /** What the platform offers now: the module's say (`offers`) over defaults from the capabilities. */
   function offers(gctx) {
-    const view = gctx.view || {};
-    const seat = gctx.seat;
-    const out = gctx.seated && Array.isArray(view.alive) ? !view.alive[seat] : false;
-    const left = gctx.seated && Array.isArray(view.left) ? Boolean(view.left[seat]) : false;
+    const statuses = (gctx.state && gctx.state.seat_status) || [];
+    const status = gctx.seated ? statuses[gctx.seat] : undefined;
+    const out = status === "out";
+    const left = status === "left";
     const base = {
       leave: capable("forfeit") && gctx.seated && !gctx.over && !out && !left,
       show_hand: false,
