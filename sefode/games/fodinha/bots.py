@@ -22,8 +22,7 @@ from sefode.bots.policies import GamePolicies, register_policies
 from sefode.bots.search import SearchHooks, register_hooks
 from sefode.cards import TRUCO_DECK_SIZE
 from sefode.engine import Action
-from sefode.games.fodinha.game import BID
-from sefode.games.fodinha.rules import sete_letras_strength, trick_winner_all, trick_winner_pairs
+from sefode.games.fodinha.rules import BID, sete_letras_strength, trick_winner_all, trick_winner_pairs
 from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
 
 # ------------------------------------------------------------------ what a seat knows

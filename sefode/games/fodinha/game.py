@@ -38,6 +38,7 @@ from sefode.engine import (
     check_seat,
 )
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT, parse_options
+from sefode.games.fodinha.rules import BID as BID
 from sefode.games.fodinha.rules import (
     FIXED_MANILHAS,
     SEFODE_STRENGTH_1,
@@ -48,12 +49,11 @@ from sefode.games.fodinha.rules import (
     trick_winner_all,
     trick_winner_pairs,
 )
+from sefode.games.fodinha.rules import JOIN as JOIN
+from sefode.games.fodinha.rules import LEAVE as LEAVE
+from sefode.games.fodinha.rules import SHOW as SHOW
 from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState, HandRecord, Trick
 
-BID = 100
-SHOW = 200
-LEAVE = 201
-JOIN = 202
 MAX_SEATS = 8
 
 _NOBODY: frozenset[Seat] = frozenset()

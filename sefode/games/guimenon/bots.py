@@ -29,8 +29,8 @@ from sefode.bots.policies import GamePolicies, register_policies
 from sefode.bots.search import SearchHooks, register_hooks
 from sefode.engine import Action
 from sefode.games.guimenon import rules
-from sefode.games.guimenon.game import CONFIRM, DISCARD, PLACE, TAKE_BACK, Guimenon
-from sefode.games.guimenon.rules import CARDS
+from sefode.games.guimenon.game import Guimenon
+from sefode.games.guimenon.rules import CARDS, CONFIRM, DISCARD, PLACE, TAKE_BACK
 from sefode.games.guimenon.state import LOCATIONS, TURNS, GState
 
 GAME = Guimenon()

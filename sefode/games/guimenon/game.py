@@ -49,7 +49,11 @@ from sefode.engine import (
 )
 from sefode.games.guimenon import rules
 from sefode.games.guimenon.cardset import LANGS, MAX_PER_LOCATION, DeckError, ability_text
-from sefode.games.guimenon.rules import CARDS, CARDSET, LOCATION_DEFS
+from sefode.games.guimenon.rules import ACTIONS, CARDS, CARDSET, LOCATION_DEFS, N
+from sefode.games.guimenon.rules import CONFIRM as CONFIRM
+from sefode.games.guimenon.rules import DISCARD as DISCARD
+from sefode.games.guimenon.rules import PLACE as PLACE
+from sefode.games.guimenon.rules import TAKE_BACK as TAKE_BACK
 from sefode.games.guimenon.state import (
     HAND_LIMIT,
     LOCATIONS,
@@ -61,12 +65,6 @@ from sefode.games.guimenon.state import (
     Unit,
 )
 
-N = len(CARDS)
-CONFIRM = 0
-PLACE = 1
-TAKE_BACK = PLACE + 3 * N
-DISCARD = TAKE_BACK + N
-ACTIONS = DISCARD + N
 READY_DECKS = tuple(sorted(CARDSET.decks))
 DECK_CHOICES = ("random", *READY_DECKS)
 

@@ -25,11 +25,11 @@ from typing import Any
 from sefode.bots.policies import GamePolicies, register_policies
 from sefode.bots.search import SearchHooks, register_hooks
 from sefode.engine import Action
-from sefode.games.king.game import CONTRACT, TRUMP
 from sefode.games.king.rules import (
     ACE,
     ALL,
     BOLOLA,
+    CONTRACT,
     CONTRACTS,
     COPAS,
     DUAS_ULTIMAS,
@@ -46,6 +46,7 @@ from sefode.games.king.rules import (
     Q_MASK,
     SALADA,
     SUIT_MASK,
+    TRUMP,
     TRUNFO,
     VAZAS,
 )

@@ -60,10 +60,9 @@ from sefode.games.king.rules import (
     revealed,
     trick_points,
 )
+from sefode.games.king.rules import CONTRACT as CONTRACT
+from sefode.games.king.rules import TRUMP as TRUMP
 from sefode.games.king.state import HandRecord, KingState, Phase, Trick
-
-CONTRACT = 100
-TRUMP = 200
 
 _PLAYING = Phase.PLAYING
 _NOBODY: frozenset[Seat] = frozenset()
