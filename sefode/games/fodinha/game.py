@@ -17,6 +17,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
 from sefode.engine import (
     Action,
@@ -37,6 +38,7 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.fodinha.bots import KNOWLEDGE
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT, parse_options
 from sefode.games.fodinha.rules import BID as BID
 from sefode.games.fodinha.rules import (
@@ -900,6 +902,10 @@ class Fodinha(Game[FodinhaState]):
         return {"dealer": state.first_dealer}
 
     # ================================================================= search support
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots."""
+        return KNOWLEDGE
+
     def clone(self, state: FodinhaState) -> FodinhaState:
         st = state
         rng = random.Random()

@@ -15,6 +15,7 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.engine import (
     Action,
     Event,
@@ -31,6 +32,7 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.king.bots import KNOWLEDGE
 from sefode.games.king.rules import (
     ALL,
     CONTRACT_INDEX,
@@ -655,6 +657,10 @@ class King(Game[KingState]):
         return {"dealer": state.first_dealer}
 
     # ================================================================= search support
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots."""
+        return KNOWLEDGE
+
     def clone(self, state: KingState) -> KingState:
         st = state
         rng = random.Random()
