@@ -35,7 +35,7 @@ from sefode.arena import wilson_interval
 from sefode.bots.base import Seen
 from sefode.bots.players import make_player
 from sefode.games.guimenon import Guimenon
-from sefode.games.guimenon.bots import HOOKS
+from sefode.games.guimenon.bots import hooks_of
 from sefode.games.guimenon.rules import CARDS, CARDSET, LOCATION_DEFS
 
 GAME = Guimenon()
@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> tuple[Stats, Stats, Stats, float]:
                     record(normal, st, decks, True)
             print(f"normal {d0} vs {d1} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     # Hard self-play is bounded by samples, not by time, so the report does not depend on the machine's load.
-    HOOKS.think_ms, HOOKS.max_samples = 60_000.0, args.hard_samples
+    hooks = hooks_of(GAME)
+    hooks.think_ms, hooks.max_samples = 60_000.0, args.hard_samples
     for i, d0 in enumerate(DECKS):
         for d1 in DECKS[i + 1 :]:
             for _ in range(args.hard_matches // 2):

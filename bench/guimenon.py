@@ -27,8 +27,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sefode.arena import MatchPlan, plan_matches, play_match, wilson_interval
+from sefode.engine import get_game
 from sefode.games.guimenon import Guimenon
-from sefode.games.guimenon.bots import HOOKS, random_turn_action
+from sefode.games.guimenon.bots import hooks_of, random_turn_action
 
 GAME = Guimenon()
 
@@ -68,7 +69,7 @@ def speed(playouts: int, seed: int) -> dict[str, Any]:
 
 
 def arena(kinds: list[str], matches: int, seed: int, think_ms: float) -> dict[str, Any]:
-    HOOKS.think_ms = think_ms
+    hooks_of(get_game("guimenon")).think_ms = think_ms  # the game object play_match plays
     plans: list[MatchPlan] = plan_matches(2, matches, seed, "duplicate")
     score = 0.0
     wins = draws = 0

@@ -22,7 +22,7 @@ except ImportError:  # run from a checkout whose package is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from sefode.engine import get_game
 
-from sefode.bots.policies import policies_for
+from sefode.bots.knowledge import policies_for
 from sefode.games.king.game import CONTRACT, King
 from sefode.games.king.rules import CONTRACTS
 
@@ -34,7 +34,7 @@ def main() -> int:
     args = parser.parse_args()
     game = get_game("king")
     assert isinstance(game, King)
-    policy = policies_for("king")
+    policy = policies_for(game)
     rng = random.Random(args.seed)
     values: dict[int, list[float]] = {c.index: [] for c in CONTRACTS}
     for deal in range(args.deals):

@@ -20,7 +20,8 @@ from typing import Any
 from tqdm import tqdm
 
 from sefode.bots.base import Seen
-from sefode.bots.search import hooks_for, ismcts
+from sefode.bots.knowledge import hooks_for
+from sefode.bots.search import ismcts
 from sefode.engine import PLATFORM_ACTIONS, EngineError, Game, apply_entry, get_game
 from sefode.history import FORMAT, TOP_KEYS, HistoryError
 
@@ -90,7 +91,7 @@ def analyse_decision(
     legal = seen.legal_actions()
     labels = seen.legal_json()
     chosen = game.parse_action(state, seat, {k: v for k, v in entry.items() if k != "seat"})
-    hooks = hooks_for(game.name)
+    hooks = hooks_for(game)
     stats: dict[int, dict[str, float]] = {}
     searched, _ = ismcts(game, seen.determinize, seat, legal, hooks, rng, think_ms, max_iterations, root_stats=stats)
     # The search spends little on options it finds poor early; each such option is searched on its own as well, so
@@ -153,7 +154,7 @@ def analyse(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
         raise HistoryError(f"seat must be from 0 to {seats - 1}, not {seat!r}")
     total = count_decisions(data, seat, since, until)
-    hooks = hooks_for(game.name)
+    hooks = hooks_for(game)
     rng = random.Random(seed)
     started = time.perf_counter()
     out: list[dict[str, Any]] = []

@@ -25,7 +25,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:  # for the type checker alone: the engine imports nothing of the platform
+    from sefode.bots.knowledge import BotKnowledge
 
 Seat = int
 Action = int
@@ -501,6 +504,14 @@ class Game(ABC, Generic[S]):
     def resample(self, state: S, seat: Seat, rng: random.Random) -> S:
         """A copy in which everything ``seat`` cannot see is dealt again at random, consistently with
         what it has seen; its own future chance comes from ``rng``."""
+
+    def bot_knowledge(self) -> BotKnowledge | None:
+        """What the generic bots (``sefode.bots``) should know of this game: its easy and normal policies and its
+        advice to the hard level's search, as a ``sefode.bots.knowledge.BotKnowledge`` (a game imports the bots'
+        interfaces; the bots never import a game). The bots ask the game they play for it at each decision, so a
+        game returns the same object every time (one it keeps, if its knowledge holds anything of its own). The
+        default, None: random legal play at the easy and normal levels, the plain search at the hard level."""
+        return None
 
 
 PLATFORM_ACTIONS = ("leave", "join", "show")

@@ -8,10 +8,9 @@ import pytest
 from king_helpers import GAME, act, fill, hand, legal, new_match, play, start, turn
 
 from sefode.bots.base import Seen
+from sefode.bots.knowledge import hooks_for, policies_for
 from sefode.bots.levels import HardPlayer
 from sefode.bots.players import make_player
-from sefode.bots.policies import policies_for
-from sefode.bots.search import hooks_for
 from sefode.games.king.bots import KingHooks, KingPolicies, contract_value, normal_contract
 from sefode.games.king.game import CONTRACT
 from sefode.games.king.rules import CONTRACT_INDEX, card_code, card_name, mask_of
@@ -26,9 +25,9 @@ def _normal(st: KingState) -> str:
     return card_name(action) if action < 52 else str(GAME.action_json(st, action))
 
 
-def test_king_registers_its_policies_and_search_hooks() -> None:
-    assert isinstance(policies_for("king"), KingPolicies)
-    assert isinstance(hooks_for("king"), KingHooks)
+def test_king_hands_the_bots_its_policies_and_search_hooks() -> None:
+    assert isinstance(policies_for(GAME), KingPolicies)
+    assert isinstance(hooks_for(GAME), KingHooks)
     assert GAME.spec.bot_levels == ("easy", "normal", "hard")
 
 

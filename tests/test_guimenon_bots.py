@@ -10,7 +10,7 @@ import pytest
 
 from sefode.bots.base import Seen
 from sefode.bots.players import make_player
-from sefode.games.guimenon.bots import HOOKS, GuimenonHooks, greedy_plan, win_chance
+from sefode.games.guimenon.bots import GuimenonHooks, greedy_plan, hooks_of, win_chance
 from sefode.games.guimenon.game import CONFIRM, PLACE, TAKE_BACK, Guimenon
 from sefode.games.guimenon.rules import CARDSET
 from sefode.games.guimenon.state import GState
@@ -20,10 +20,11 @@ G = Guimenon()
 
 @pytest.fixture(autouse=True)
 def _quick_hard_bot() -> Iterator[None]:
-    saved = HOOKS.think_ms, HOOKS.max_samples
-    HOOKS.think_ms, HOOKS.max_samples = 10_000.0, 2  # bounded by samples, not time: reproducible
+    hooks = hooks_of(G)
+    saved = hooks.think_ms, hooks.max_samples
+    hooks.think_ms, hooks.max_samples = 10_000.0, 2  # bounded by samples, not time: reproducible
     yield
-    HOOKS.think_ms, HOOKS.max_samples = saved
+    hooks.think_ms, hooks.max_samples = saved
 
 
 def play(kinds: list[str], seed: int) -> GState:
@@ -50,7 +51,7 @@ def test_normal_bot_plays_cards_and_prefers_a_board_that_wins() -> None:
     assert len(st.played[0]) >= 4 and len(st.played[1]) >= 4
     fresh = G.new_match({"deck_0": "brasa-viva", "deck_1": "mare-cheia"}, 3)
     fresh.hand[0] = [CARDSET.by_id["fagulha"].index, CARDSET.by_id["cometa-rubro"].index]
-    plan = greedy_plan(fresh, 0, random.Random(1))
+    plan = greedy_plan(G, fresh, 0, random.Random(1))
     assert plan == [(CARDSET.by_id["fagulha"].index, 0)], "turn 1: the one card it can pay for, where it can go"
 
 
@@ -92,7 +93,7 @@ def test_decisions_never_depend_on_the_other_seats_hidden_cards_or_unconfirmed_p
 
 
 def test_hard_plan_is_made_once_per_turn_then_played_step_by_step() -> None:
-    hooks = GuimenonHooks()
+    hooks = GuimenonHooks(G)
     hooks.think_ms, hooks.max_samples = 10_000.0, 1
     st = G.new_match({"deck_0": "jardim-paciente", "deck_1": "veu-de-sombras"}, 2)
     for _ in range(3):

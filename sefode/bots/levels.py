@@ -1,16 +1,17 @@
 """The three bot levels: ``easy``, ``normal`` (per-game heuristics) and ``hard`` (ISMCTS).
 
 Each decides from a :class:`~sefode.bots.base.Seen` only: the seat's legal actions and
-determinizations of its information set. Game knowledge comes from registries keyed by the game's
-name (``sefode.bots.policies`` and ``sefode.bots.search``); the Fodinha family registers its own in
-``sefode.games.fodinha.bots``.
+determinizations of its information set. What they know of the game comes from the game itself, through
+the engine interface: ``seen.game.bot_knowledge()`` (a :class:`~sefode.bots.knowledge.BotKnowledge`: the
+policies of ``sefode.bots.policies`` and the hooks of ``sefode.bots.search``), which each game builds from
+its own ``bots.py`` (``sefode.games.fodinha.bots``, say). Nothing is looked up by name.
 """
 
 from __future__ import annotations
 
 from sefode.bots.base import Player, Seen
-from sefode.bots.policies import policies_for
-from sefode.bots.search import hooks_for, ismcts
+from sefode.bots.knowledge import hooks_for, policies_for
+from sefode.bots.search import ismcts
 from sefode.engine import Action
 
 HARD_DEFAULT_THINK_MS = 200.0
@@ -27,7 +28,7 @@ class EasyPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         state = seen.determinize(self.rng)
-        return policies_for(seen.game.name).easy(state, seen.seat, legal, self.rng)
+        return policies_for(seen.game).easy(state, seen.seat, legal, self.rng)
 
 
 class NormalPlayer(Player):
@@ -40,7 +41,7 @@ class NormalPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         state = seen.determinize(self.rng)
-        return policies_for(seen.game.name).normal(state, seen.seat, legal, self.rng)
+        return policies_for(seen.game).normal(state, seen.seat, legal, self.rng)
 
 
 class HardPlayer(Player):
@@ -61,7 +62,7 @@ class HardPlayer(Player):
         legal = seen.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        hooks = hooks_for(seen.game.name)
+        hooks = hooks_for(seen.game)
         quick = hooks.shortcut(seen.determinize(self.rng), seen.seat, legal)
         if quick is not None and quick in legal:
             return quick

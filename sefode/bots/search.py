@@ -6,7 +6,7 @@ sequences of actions, choosing among the actions legal *in this determinization*
 availability counts, adds one node, finishes the simulation with a rollout policy and backs up a
 reward per seat (each seat maximises its own). The answer is the most visited action at the root.
 
-What a game may add, through :class:`SearchHooks` registered under its name:
+What a game may add, through the :class:`SearchHooks` of its knowledge for the bots (``Game.bot_knowledge``):
 
 * ``horizon`` -- where a simulation stops (default: the end of the match);
 * ``rewards`` -- one reward per seat at the horizon (default: from the placements);
@@ -21,7 +21,6 @@ number of iterations.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 import time
@@ -71,20 +70,6 @@ class SearchHooks:
         """How likely (0..1) the others' past decisions are in this determinization, for ``seat``'s
         search: what their bids and plays reveal. The default, 1, treats every deal as equally likely."""
         return 1.0
-
-
-_HOOKS: dict[str, SearchHooks] = {}
-_DEFAULT = SearchHooks()
-
-
-def register_hooks(game_name: str, hooks: SearchHooks) -> None:
-    _HOOKS[game_name] = hooks
-
-
-def hooks_for(game_name: str) -> SearchHooks:
-    if game_name not in _HOOKS:
-        _load_game(game_name)
-    return _HOOKS.get(game_name, _DEFAULT)
 
 
 def placement_rewards(game: Game[Any], state: Any) -> list[float]:
@@ -311,11 +296,3 @@ def ismcts(
         return legal[0], {}
     best_action = max(sorted(counts), key=lambda a: counts[a])
     return best_action, counts
-
-
-def _load_game(game_name: str) -> None:
-    """Load the game's package, which registers its bots' knowledge (the generic bots import no game)."""
-    from sefode.engine import EngineError, get_game
-
-    with contextlib.suppress(EngineError):
-        get_game(game_name)

@@ -18,12 +18,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sefode.bots.policies import GamePolicies, register_policies
-from sefode.bots.search import SearchHooks, register_hooks
+from sefode.bots.knowledge import BotKnowledge
+from sefode.bots.policies import GamePolicies
+from sefode.bots.search import SearchHooks
 from sefode.cards import TRUCO_DECK_SIZE
 from sefode.engine import Action
-from sefode.games.fodinha.game import BID
-from sefode.games.fodinha.rules import sete_letras_strength, trick_winner_all, trick_winner_pairs
+from sefode.games.fodinha.rules import BID, sete_letras_strength, trick_winner_all, trick_winner_pairs
 from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
 
 # ------------------------------------------------------------------ what a seat knows
@@ -486,5 +486,5 @@ class FodinhaHooks(SearchHooks):
         return best_bid(legal, 1.0 if p > 0.5 else 0.0)
 
 
-register_policies("fodinha", FodinhaPolicies())
-register_hooks("fodinha", FodinhaHooks())
+KNOWLEDGE = BotKnowledge(policies=FodinhaPolicies(), hooks=FodinhaHooks())
+"""What the generic bots know of Fodinha: ``Fodinha.bot_knowledge`` hands it to them."""

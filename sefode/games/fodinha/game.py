@@ -17,6 +17,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
 from sefode.engine import (
     Action,
@@ -37,7 +38,9 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.fodinha.bots import KNOWLEDGE
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT, parse_options
+from sefode.games.fodinha.rules import BID as BID
 from sefode.games.fodinha.rules import (
     FIXED_MANILHAS,
     SEFODE_STRENGTH_1,
@@ -48,12 +51,11 @@ from sefode.games.fodinha.rules import (
     trick_winner_all,
     trick_winner_pairs,
 )
+from sefode.games.fodinha.rules import JOIN as JOIN
+from sefode.games.fodinha.rules import LEAVE as LEAVE
+from sefode.games.fodinha.rules import SHOW as SHOW
 from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState, HandRecord, Trick
 
-BID = 100
-SHOW = 200
-LEAVE = 201
-JOIN = 202
 MAX_SEATS = 8
 
 _NOBODY: frozenset[Seat] = frozenset()
@@ -900,6 +902,10 @@ class Fodinha(Game[FodinhaState]):
         return {"dealer": state.first_dealer}
 
     # ================================================================= search support
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots."""
+        return KNOWLEDGE
+
     def clone(self, state: FodinhaState) -> FodinhaState:
         st = state
         rng = random.Random()

@@ -10,6 +10,15 @@ from collections.abc import Sequence
 
 from sefode.cards import SUITS, TRUCO_DECK_SIZE, TRUCO_RANKS, truco_code, truco_rank, truco_suit
 
+BID = 100
+"""``BID + n`` bids n tricks (the action codes live here, where the game and its bots both read them)."""
+SHOW = 200
+"""Show one's hand (the platform's ``{"show": true}``)."""
+LEAVE = 201
+"""Leave the match (``{"leave": true}``)."""
+JOIN = 202
+"""Take a seat that was left (``{"join": true}``)."""
+
 FIXED_MANILHAS = ("4c", "7h", "As", "7d")
 """Se Fode's fixed manilhas, strong to weak; they beat every common card."""
 

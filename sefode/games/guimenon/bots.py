@@ -1,4 +1,4 @@
-"""Guimenon knowledge for the bots: the easy and normal policies and the hard search, registered on import.
+"""Guimenon knowledge for the bots: the easy and normal policies and the hard search (``Guimenon.bot_knowledge``).
 
 Every decision reads a *determinized* state (``Seen.determinize``, i.e. ``Guimenon.resample``): the other
 seat's hand and deck were dealt again from what this seat has seen, and its unconfirmed plays were
@@ -15,6 +15,9 @@ taken back, so no bot can see them even by mistake.
   seat's hidden cards, meets each plan with the other seat's own normal plan in that determinization
   and plays the rest of the match out with a fast rollout policy; the plan with the most wins is
   played, one action at a time. Its budget is ``think_ms`` (``GuimenonHooks.think_ms``).
+
+This module does not import the game (``game.py`` imports it): the policies and the search play through the
+game object they are made for (``bot_knowledge(game)``), whose ``apply_fast`` and ``resample`` they call.
 """
 
 from __future__ import annotations
@@ -25,15 +28,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sefode.bots.policies import GamePolicies, register_policies
-from sefode.bots.search import SearchHooks, register_hooks
-from sefode.engine import Action
+from sefode.bots.knowledge import BotKnowledge, hooks_for
+from sefode.bots.policies import GamePolicies
+from sefode.bots.search import SearchHooks
+from sefode.engine import Action, Game
 from sefode.games.guimenon import rules
-from sefode.games.guimenon.game import CONFIRM, DISCARD, PLACE, TAKE_BACK, Guimenon
-from sefode.games.guimenon.rules import CARDS
+from sefode.games.guimenon.rules import CARDS, CONFIRM, DISCARD, PLACE, TAKE_BACK
 from sefode.games.guimenon.state import LOCATIONS, TURNS, GState
 
-GAME = Guimenon()
 Plan = list[tuple[int, int]]
 """Placements (card index, Location) in order."""
 
@@ -66,38 +68,38 @@ def _strip(st: GState, seat: int) -> None:
     st.confirmed[seat] = False
 
 
-def _place(st: GState, seat: int, plan: Plan) -> bool:
+def _place(game: Game[GState], st: GState, seat: int, plan: Plan) -> bool:
     """Apply ``plan`` on top of what ``seat`` already placed; False if some step is no longer legal."""
     for card, li in plan:
         if card not in st.hand[seat] or rules.cost(st, seat, card) > st.moon[seat] or li >= st.revealed:
             return False
         if len(st.board[li][seat]) + sum(1 for _, at in st.pending[seat] if at == li) >= 4:
             return False
-        GAME.apply_fast(st, seat, PLACE + 3 * card + li)
+        game.apply_fast(st, seat, PLACE + 3 * card + li)
     return True
 
 
-def _settle_discards(st: GState, seat: int) -> None:
+def _settle_discards(game: Game[GState], st: GState, seat: int) -> None:
     while st.owed[seat] and st.hand[seat]:
-        GAME.apply_fast(st, seat, DISCARD + min(st.hand[seat], key=lambda c: keep_value(st, seat, c)))
+        game.apply_fast(st, seat, DISCARD + min(st.hand[seat], key=lambda c: keep_value(st, seat, c)))
 
 
-def resolve_turn(st: GState, seat: int, plan: Plan, other_plan: Plan | None) -> GState:
+def resolve_turn(game: Game[GState], st: GState, seat: int, plan: Plan, other_plan: Plan | None) -> GState:
     """A copy in which ``seat`` adds ``plan``, the other seat plays ``other_plan`` (None: nothing new), and
     the turn is revealed and resolved."""
     sim = st.clone()
     sim.recording = False
     sim.records = []
     other = 1 - seat
-    _place(sim, seat, plan)
+    _place(game, sim, seat, plan)
     if other_plan is not None:
         _strip(sim, other)
-        _settle_discards(sim, other)
-        _place(sim, other, other_plan)
+        _settle_discards(game, sim, other)
+        _place(game, sim, other, other_plan)
     for s in (seat, other):
         if not sim.confirmed[s] and not sim.over:
-            _settle_discards(sim, s)
-            GAME.apply_fast(sim, s, CONFIRM)
+            _settle_discards(game, sim, s)
+            game.apply_fast(sim, s, CONFIRM)
     return sim
 
 
@@ -120,24 +122,26 @@ def _candidates(st: GState, seat: int) -> list[tuple[int, int]]:
     return out
 
 
-def greedy_plan(st: GState, seat: int, rng: random.Random, noise: float = 0.0, opponent: Plan | None = None) -> Plan:
+def greedy_plan(
+    game: Game[GState], st: GState, seat: int, rng: random.Random, noise: float = 0.0, opponent: Plan | None = None
+) -> Plan:
     """The normal bot's turn: add the placement that raises the win chance most per Moon, while one does."""
     work = st.clone()
     work.recording = False
     work.records = []
     plan: Plan = []
-    base = win_chance(resolve_turn(work, seat, [], opponent), seat)
+    base = win_chance(resolve_turn(game, work, seat, [], opponent), seat)
     while True:
         best, best_gain, best_value = None, 1e-3, base
         for card, li in _candidates(work, seat):
-            value = win_chance(resolve_turn(work, seat, [(card, li)], opponent), seat)
+            value = win_chance(resolve_turn(game, work, seat, [(card, li)], opponent), seat)
             price = max(1, rules.cost(work, seat, card))
             gain = (value - base) / math.sqrt(price) + (rng.gauss(0.0, noise) if noise else 0.0)
             if gain > best_gain:
                 best, best_gain, best_value = (card, li), gain, value
         if best is None:
             return plan
-        _place(work, seat, [best])
+        _place(game, work, seat, [best])
         plan.append(best)
         base = best_value
 
@@ -159,9 +163,9 @@ def next_step(st: GState, seat: int, plan: Plan) -> Action:
 
 
 # ------------------------------------------------------------------------------------------- rollouts
-def rollout_turn(st: GState, seat: int, rng: random.Random) -> None:
+def rollout_turn(game: Game[GState], st: GState, seat: int, rng: random.Random) -> None:
     """A fast sensible turn: strongest cards first, each at the revealed Location closest to being won."""
-    _settle_discards(st, seat)
+    _settle_discards(game, st, seat)
     hand = sorted(
         st.hand[seat], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0) + rng.random() * 2.0)
     )
@@ -177,15 +181,15 @@ def rollout_turn(st: GState, seat: int, rng: random.Random) -> None:
             if key < best_key:
                 best, best_key = li, key
         if best >= 0:
-            GAME.apply_fast(st, seat, PLACE + 3 * card + best)
-    GAME.apply_fast(st, seat, CONFIRM)
+            game.apply_fast(st, seat, PLACE + 3 * card + best)
+    game.apply_fast(st, seat, CONFIRM)
 
 
-def rollout(st: GState, rng: random.Random) -> GState:
+def rollout(game: Game[GState], st: GState, rng: random.Random) -> GState:
     while not st.over:
         for s in (0, 1):
             if not st.confirmed[s] and not st.over:
-                rollout_turn(st, s, rng)
+                rollout_turn(game, st, s, rng)
     return st
 
 
@@ -201,6 +205,9 @@ def random_turn_action(st: GState, seat: int, legal: Sequence[Action], rng: rand
 
 # ------------------------------------------------------------------------------------------- policies
 class GuimenonPolicies(GamePolicies):
+    def __init__(self, game: Game[GState]) -> None:
+        self.game = game
+
     def easy(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         return random_turn_action(state, seat, legal, rng)
 
@@ -208,12 +215,14 @@ class GuimenonPolicies(GamePolicies):
         st: GState = state
         if st.owed[seat]:
             return next_step(st, seat, [])
-        plan = [(c, li) for c, li in st.pending[seat]] + greedy_plan(st, seat, rng)
+        plan = [(c, li) for c, li in st.pending[seat]] + greedy_plan(self.game, st, seat, rng)
         action = next_step(st, seat, plan)
         return action if action in legal else CONFIRM
 
 
-def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_samples: int | None = None) -> Plan:
+def search_plan(
+    game: Game[GState], st: GState, seat: int, rng: random.Random, think_ms: float, max_samples: int | None = None
+) -> Plan:
     """The hard bot's turn (see the module docstring)."""
     deadline = time.perf_counter() + 0.85 * think_ms / 1000.0  # leave room for the last sample
     root = st.clone()
@@ -221,11 +230,11 @@ def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_
     root.records = []
     _strip(root, seat)
     start = time.perf_counter()
-    candidates: list[Plan] = [greedy_plan(root, seat, rng), []]
+    candidates: list[Plan] = [greedy_plan(game, root, seat, rng), []]
     for noise in (0.02, 0.05, 0.05, 0.1):
         if time.perf_counter() - start > 0.25 * think_ms / 1000.0:
             break  # keep most of the budget for the search itself
-        candidates.append(greedy_plan(root, seat, rng, noise))
+        candidates.append(greedy_plan(game, root, seat, rng, noise))
     for card, li in _candidates(root, seat):
         candidates.append([(card, li)])
     unique: list[Plan] = []
@@ -233,7 +242,7 @@ def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_
         if plan not in unique:
             unique.append(plan)
     # Keep the most promising by the one-turn estimate, then search those.
-    unique.sort(key=lambda p: -win_chance(resolve_turn(root, seat, p, None), seat))
+    unique.sort(key=lambda p: -win_chance(resolve_turn(game, root, seat, p, None), seat))
     plans = unique[:8]
     if len(plans) == 1:
         return plans[0]
@@ -243,13 +252,13 @@ def search_plan(st: GState, seat: int, rng: random.Random, think_ms: float, max_
     other = 1 - seat
     while time.perf_counter() < deadline and (max_samples is None or samples < max_samples):
         samples += 1
-        world = GAME.resample(root, seat, rng)
+        world = game.resample(root, seat, rng)
         view_of_other = world.clone()
         _strip(view_of_other, seat)  # the other seat decides without seeing our plays
-        answer = greedy_plan(view_of_other, other, rng, 0.03)
+        answer = greedy_plan(game, view_of_other, other, rng, 0.03)
         for i, plan in enumerate(plans):
-            sim = resolve_turn(world, seat, plan, answer)
-            rollout(sim, rng)
+            sim = resolve_turn(game, world, seat, plan, answer)
+            rollout(game, sim, rng)
             w = rules.winner(sim)
             wins[i] += 0.5 if w is None else 1.0 if w == seat else 0.0
             played[i] += 1
@@ -266,7 +275,8 @@ class GuimenonHooks(SearchHooks):
     think_ms = 200.0
     max_samples: int | None = None
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game[GState]) -> None:
+        self.game = game
         self._plans: dict[tuple[int, int, tuple[int, ...], int], Plan] = {}
 
     def rewards(self, root: Any, state: Any) -> list[float]:
@@ -285,7 +295,7 @@ class GuimenonHooks(SearchHooks):
         plan = self._plans.get(key)
         if plan is None or any(p not in plan for p in st.pending[seat]):
             rng = random.Random(hash(key) & 0xFFFFFFFF)
-            plan = search_plan(st, seat, rng, self.think_ms, self.max_samples)
+            plan = search_plan(self.game, st, seat, rng, self.think_ms, self.max_samples)
             if len(self._plans) > 64:
                 self._plans.clear()
             self._plans[key] = plan
@@ -293,6 +303,15 @@ class GuimenonHooks(SearchHooks):
         return action if action in legal else CONFIRM
 
 
-HOOKS = GuimenonHooks()
-register_policies("guimenon", GuimenonPolicies())
-register_hooks("guimenon", HOOKS)
+def bot_knowledge(game: Game[GState]) -> BotKnowledge:
+    """What the generic bots know of Guimenon, playing through ``game`` (``Guimenon.bot_knowledge`` keeps it)."""
+    return BotKnowledge(policies=GuimenonPolicies(game), hooks=GuimenonHooks(game))
+
+
+def hooks_of(game: Game[Any]) -> GuimenonHooks:
+    """The hard bot's hooks that ``game`` (a Guimenon) hands the bots: to bound its search (``think_ms``,
+    ``max_samples``) in tests and benchmarks."""
+    hooks = hooks_for(game)
+    if not isinstance(hooks, GuimenonHooks):
+        raise TypeError(f"{game.name} hands the bots no Guimenon search hooks")
+    return hooks

@@ -27,6 +27,7 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.engine import (
     JSON,
     Action,
@@ -48,8 +49,13 @@ from sefode.engine import (
     validate_options,
 )
 from sefode.games.guimenon import rules
+from sefode.games.guimenon.bots import bot_knowledge
 from sefode.games.guimenon.cardset import LANGS, MAX_PER_LOCATION, DeckError, ability_text
-from sefode.games.guimenon.rules import CARDS, CARDSET, LOCATION_DEFS
+from sefode.games.guimenon.rules import ACTIONS, CARDS, CARDSET, LOCATION_DEFS, N
+from sefode.games.guimenon.rules import CONFIRM as CONFIRM
+from sefode.games.guimenon.rules import DISCARD as DISCARD
+from sefode.games.guimenon.rules import PLACE as PLACE
+from sefode.games.guimenon.rules import TAKE_BACK as TAKE_BACK
 from sefode.games.guimenon.state import (
     HAND_LIMIT,
     LOCATIONS,
@@ -61,12 +67,6 @@ from sefode.games.guimenon.state import (
     Unit,
 )
 
-N = len(CARDS)
-CONFIRM = 0
-PLACE = 1
-TAKE_BACK = PLACE + 3 * N
-DISCARD = TAKE_BACK + N
-ACTIONS = DISCARD + N
 READY_DECKS = tuple(sorted(CARDSET.decks))
 DECK_CHOICES = ("random", *READY_DECKS)
 
@@ -130,6 +130,8 @@ def unit_json(u: Unit) -> dict[str, Any]:
 class Guimenon(Game[GState]):
     name = "guimenon"
     spec = SPEC
+    _bot_knowledge: BotKnowledge | None = None
+    """Made on the first ``bot_knowledge`` call, then kept."""
 
     # ================================================================= setting up
     def new_match(self, options: Mapping[str, Any], seed: int, setup: Mapping[str, Any] | None = None) -> GState:
@@ -678,6 +680,13 @@ class Guimenon(Game[GState]):
         }
 
     # ================================================================= searching
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots: made once for
+        this game object (the hard bot's search plays through it and keeps the plan of a turn)."""
+        if self._bot_knowledge is None:
+            self._bot_knowledge = bot_knowledge(self)
+        return self._bot_knowledge
+
     def clone(self, state: GState) -> GState:
         return state.clone()
 

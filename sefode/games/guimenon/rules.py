@@ -42,6 +42,14 @@ CARDSET = load()
 CARDS = CARDSET.cards
 LOCATION_DEFS = CARDSET.locations
 
+# The action codes (``sefode.games.guimenon.game`` says what each does): here, where the game and its bots read them.
+N = len(CARDS)
+CONFIRM = 0
+PLACE = 1
+TAKE_BACK = PLACE + 3 * N
+DISCARD = TAKE_BACK + N
+ACTIONS = DISCARD + N
+
 
 # ------------------------------------------------------------------------------------------- stars
 def recompute(st: GState) -> None:

@@ -1,11 +1,10 @@
 """King (seed 001, docs/rulings.md §2): twelve hands of contracts for four players.
 
-``game.py`` (the engine and its spec), ``rules.py`` (cards, contracts, scoring, forced plays),
-``state.py``; ``bots.py`` holds the bots' heuristics and search hooks, registered on import;
-``rules/`` the rules pages, ``i18n/`` the catalogues and ``client/`` the browser module.
+``game.py`` (the engine and its spec), ``rules.py`` (cards, contracts, action codes, scoring, forced
+plays), ``state.py``; ``bots.py`` holds the bots' heuristics and search hooks, which ``King.bot_knowledge``
+hands the bots; ``rules/`` the rules pages, ``i18n/`` the catalogues and ``client/`` the browser module.
 """
 
-from sefode.games.king import bots as _bots  # noqa: F401  (registers the easy/normal policies and search hooks)
 from sefode.games.king.game import CONTRACT, SPEC, TRUMP, King
 from sefode.games.king.state import KingState, Phase
 

@@ -22,14 +22,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sefode.bots.policies import GamePolicies, register_policies
-from sefode.bots.search import SearchHooks, register_hooks
+from sefode.bots.knowledge import BotKnowledge
+from sefode.bots.policies import GamePolicies
+from sefode.bots.search import SearchHooks
 from sefode.engine import Action
-from sefode.games.king.game import CONTRACT, TRUMP
 from sefode.games.king.rules import (
     ACE,
     ALL,
     BOLOLA,
+    CONTRACT,
     CONTRACTS,
     COPAS,
     DUAS_ULTIMAS,
@@ -46,6 +47,7 @@ from sefode.games.king.rules import (
     Q_MASK,
     SALADA,
     SUIT_MASK,
+    TRUMP,
     TRUNFO,
     VAZAS,
 )
@@ -451,5 +453,5 @@ class KingHooks(SearchHooks):
         return quick_play(st, seat, legal)
 
 
-register_policies("king", KingPolicies())
-register_hooks("king", KingHooks())
+KNOWLEDGE = BotKnowledge(policies=KingPolicies(), hooks=KingHooks())
+"""What the generic bots know of King: ``King.bot_knowledge`` hands it to them."""

@@ -15,6 +15,7 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.engine import (
     Action,
     Event,
@@ -31,6 +32,7 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.king.bots import KNOWLEDGE
 from sefode.games.king.rules import (
     ALL,
     CONTRACT_INDEX,
@@ -60,10 +62,9 @@ from sefode.games.king.rules import (
     revealed,
     trick_points,
 )
+from sefode.games.king.rules import CONTRACT as CONTRACT
+from sefode.games.king.rules import TRUMP as TRUMP
 from sefode.games.king.state import HandRecord, KingState, Phase, Trick
-
-CONTRACT = 100
-TRUMP = 200
 
 _PLAYING = Phase.PLAYING
 _NOBODY: frozenset[Seat] = frozenset()
@@ -656,6 +657,10 @@ class King(Game[KingState]):
         return {"dealer": state.first_dealer}
 
     # ================================================================= search support
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots."""
+        return KNOWLEDGE
+
     def clone(self, state: KingState) -> KingState:
         st = state
         rng = random.Random()

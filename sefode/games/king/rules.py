@@ -31,6 +31,10 @@ DECK_SIZE = 52
 HAND_SIZE = 13
 SEATS = 4
 HANDS_PER_MATCH = 12
+CONTRACT = 100
+"""``CONTRACT + k`` chooses contract ``k`` (:data:`CONTRACTS`); card plays are the card codes ``0 .. 51``."""
+TRUMP = 200
+"""``TRUMP + s`` names suit ``s`` as trump in a Trunfo hand."""
 ALL = (1 << DECK_SIZE) - 1
 
 

@@ -28,8 +28,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sefode.bots.policies import GamePolicies, register_policies
-from sefode.bots.search import SearchHooks, register_hooks
+from sefode.bots.knowledge import BotKnowledge
+from sefode.bots.policies import GamePolicies
+from sefode.bots.search import SearchHooks
 from sefode.engine import Action
 from sefode.games.trash.rules import COLLECT, DRAW, LITTER, SWAP, TRASH, TURN_LIMIT, adjacency, rank_of
 from sefode.games.trash.state import TrashState
@@ -571,5 +572,5 @@ class TrashHooks(SearchHooks):
         return None
 
 
-register_policies("trash", TrashPolicies())
-register_hooks("trash", TrashHooks())
+KNOWLEDGE = BotKnowledge(policies=TrashPolicies(), hooks=TrashHooks())
+"""What the generic bots know of Trash: ``Trash.bot_knowledge`` hands it to them."""

@@ -27,6 +27,7 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from sefode.bots.knowledge import BotKnowledge
 from sefode.cards import CardError, standard_code
 from sefode.engine import (
     Action,
@@ -45,6 +46,7 @@ from sefode.engine import (
     check_seat,
     validate_options,
 )
+from sefode.games.trash.bots import KNOWLEDGE
 from sefode.games.trash.rules import (
     ACE_CODES,
     COLLECT,
@@ -714,6 +716,10 @@ class Trash(Game[TrashState]):
         return setup
 
     # ================================================================= search support
+    def bot_knowledge(self) -> BotKnowledge:
+        """The easy and normal policies and the search hooks of ``bots.py``, for the generic bots."""
+        return KNOWLEDGE
+
     def clone(self, state: TrashState) -> TrashState:
         st = state
         rng = random.Random()
