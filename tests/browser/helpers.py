@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, WebSocketRoute, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocket, WebSocketRoute, expect
 
 from .conftest import DESKTOP, MOBILE
 
@@ -223,3 +223,15 @@ def start_at(page: Page, point: dict[str, Any]) -> None:
         ws.on_message(to_server)
 
     page.route_web_socket(re.compile(r"/ws$"), route)
+
+
+def solo_start_at(page: Page, point: dict[str, Any]) -> None:
+    """The next solo table this page makes (the home page's form, as a player fills it) starts at ``point``: the
+    test adds ``"start": point`` to the page's ``POST /api/solo`` (the browser servers take it) and changes nothing
+    else."""
+
+    def add_start(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "start": point}))
+
+    page.route("**/api/solo", add_start)
