@@ -27,11 +27,12 @@ def random_policy(game: Game[Any], state: Any, seat: int, legal: list[Any], rng:
     return rng.choice(legal)
 
 
-def new_state(game: Game[Any], options: Mapping[str, Any], seed: int) -> Any:
-    """The match a solo table deals from ``seed`` (options normalised as the server does)."""
+def new_state(game: Game[Any], options: Mapping[str, Any], seed: int, setups: list[Any] | None = None) -> Any:
+    """The match a solo table deals from ``seed`` (options normalised as the server does); ``setups``: each seat's
+    secret choice (a deck) as a room holds it, None for the game's default (a solo table: every seat's)."""
     normal = game.validate_options(dict(options))
     seats = int(normal[game.spec.seats_option]) if game.spec.seats_option is not None else game.spec.min_seats
-    return game.new_match(normal, seed, seat_setups(game, normal, seed, [None] * seats))
+    return game.new_match(normal, seed, seat_setups(game, normal, seed, setups or [None] * seats))
 
 
 def start_point(
@@ -42,12 +43,14 @@ def start_point(
     seed: int = 1,
     policy: Policy = random_policy,
     max_actions: int = 20_000,
+    setups: list[Any] | None = None,
 ) -> dict[str, Any]:
     """The start point ``{"seed", "actions": [[seat, action JSON], ...]}`` of the match of ``game_name`` with
-    ``options`` (its seats option included) dealt from ``seed``, played by ``policy`` until ``until`` holds.
-    AssertionError if the match ends (or ``max_actions`` pass) first: try another seed or policy."""
+    ``options`` (its seats option included) dealt from ``seed`` (and ``setups``: see :func:`new_state`), played by
+    ``policy`` until ``until`` holds. AssertionError if the match ends (or ``max_actions`` pass) first: try another
+    seed or policy."""
     game = get_game(game_name)
-    state = new_state(game, options, seed)
+    state = new_state(game, options, seed, setups)
     rng = random.Random(seed)
     actions: list[list[Any]] = []
     while not until(game, state):

@@ -67,8 +67,9 @@ def create_app(
     and its origin is accepted by the Origin check. ``limits`` replaces the default ``sefode.server.limits.Limits``.
     ``clock_unit_s`` is the real time of one second of a room's turn clock (tests shorten it).
     ``heap_policy`` freezes the long-lived heap out of the garbage collector's full scans (``sefode.server.heap``).
-    ``test_hooks`` (``SEFODE_TEST_HOOKS=1``; never on a public server) lets a solo table start at a given point
-    (``sefode.server.startpoint``); off, such a request is refused with ``start/disabled``.
+    ``test_hooks`` (``SEFODE_TEST_HOOKS=1``; never on a public server) lets a solo table, and a room's match started by
+    its owner, start at a given point (``sefode.server.startpoint``); off, such a request is refused with
+    ``start/disabled``.
     """
     if log:
         logs.setup_logging()
@@ -125,7 +126,7 @@ def create_app(
     if hub.cluster is not None:
         hub.cluster.limits = app.state.limiter.limits
     app.state.public_url = public_url
-    app.state.test_hooks = test_hooks
+    app.state.test_hooks = hub.test_hooks = test_hooks
     if test_hooks:
         logs.warning("server.test_hooks_on", detail="matches may be started at a given deal: for tests only")
     app.state.static_dir = static

@@ -22,7 +22,7 @@ from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
-from sefode.server import PROTOCOL, logs
+from sefode.server import PROTOCOL, logs, startpoint
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.placement import LocalPlacement, Peer, Placement
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
@@ -151,6 +151,9 @@ class Hub:
         self.bot_think_ms = bot_think_ms
         self.pause_limit_s = pause_limit_s
         self.clock_unit_s = clock_unit_s
+        self.test_hooks = False
+        """Whether the owner's ``start`` message may carry a start point (``sefode.server.startpoint``); the app
+        sets it from ``create_app(test_hooks=...)``."""
         """Real seconds per second of a room's turn clock (``clock_s``): 1 but in tests that let a clock run out."""
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
@@ -492,7 +495,9 @@ class Hub:
         elif kind == "set_teams":
             await room.set_teams(pid, msg.get("draw"), msg.get("pairs"), msg.get("teams"))
         elif kind == "start":
-            await room.start(pid)
+            # A start point (a test hook) is read here, on the node that holds the room, before anything is stored.
+            start = startpoint.read(msg["start"], self.test_hooks) if "start" in msg else None
+            await room.start(pid, start)
         elif kind == "action":
             await room.act(pid, msg["action"], msg["version"])
         elif kind == "chat":

@@ -26,8 +26,9 @@ def serve(
     player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``; ``SEFODE_LIMITS=off``
     lifts the per-client and per-player limits of ``sefode.server.limits`` (the load benchmark's hundreds of players
-    all come from one address). ``SEFODE_TEST_HOOKS=1`` turns on the test hooks (a solo table started at a given
-    deal, ``sefode.server.startpoint``): for test servers only, never a public one; a warning is logged.
+    all come from one address). ``SEFODE_TEST_HOOKS=1`` turns on the test hooks (a solo table, or a room's match
+    started by its owner, started at a given deal, ``sefode.server.startpoint``): for test servers only, never a
+    public one; a warning is logged.
 
     ``public_url`` (``--public-url``) is where browsers reach the server; behind a reverse proxy,
     ``forwarded_allow_ips`` (``--forwarded-allow-ips``) names the proxies whose ``X-Forwarded-*`` headers are trusted
@@ -37,6 +38,7 @@ def serve(
     """
     import uvicorn
 
+    from sefode.server import startpoint
     from sefode.server.app import create_app
     from sefode.server.deadlines import http_protocol
     from sefode.server.limits import Limits
@@ -65,7 +67,8 @@ def serve(
         access_log=False,
         http=http_protocol(),  # a late request head closes the connection (sefode.server.deadlines)
         timeout_keep_alive=5,
-        ws_max_size=64 * 1024,
+        # A start point (a test hook) may ride in the owner's ``start`` message: test servers take larger frames.
+        ws_max_size=max(64 * 1024, startpoint.BODY_BYTES) if app.state.test_hooks else 64 * 1024,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,

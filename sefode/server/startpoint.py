@@ -6,8 +6,11 @@ anyone sees the match; they are stored as its first actions with the source ``st
 replay and a room rebuilt from the store agree. Bots play on from there. Tests compute start points with the engine
 (``tests/start_points.py``) so that a layout test begins at the hand it checks instead of playing up to it.
 
-Off by default: only a server started with ``SEFODE_TEST_HOOKS=1`` (``create_app(test_hooks=True)``) takes the field;
-any other refuses it with ``start/disabled``. Nothing here knows a game: it goes through the ``Game`` interface.
+The field rides in ``POST /api/solo`` (a solo table) or in a room owner's WebSocket ``start`` message (a room of
+several humans starts at that point; ``Hub.handle`` reads it on the node that holds the room, and the room applies
+it before anything is stored). Off by default: only a server started with ``SEFODE_TEST_HOOKS=1``
+(``create_app(test_hooks=True)``) takes the field; any other refuses it with ``start/disabled``. Nothing here knows a
+game: it goes through the ``Game`` interface.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from sefode.server.messages import ClientError
 MAX_ACTIONS = 20_000
 """The most actions a start point may carry."""
 BODY_BYTES = 2 * 1024 * 1024
-"""The request body cap of a solo table's creation while the hook is on (a start point at hand 20 of a long match is
-more than the usual 16 KiB)."""
+"""The request body cap of a solo table's creation, and of a ``start`` message, while the hook is on (a start point at
+hand 20 of a long match is more than the usual 16 KiB body or 4 KiB message)."""
 SETTING = "SEFODE_TEST_HOOKS"
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocket, WebSocketRoute, expect
 
 from .conftest import DESKTOP, MOBILE
 
@@ -201,3 +202,36 @@ def open_solo(page: Page, base_url: str, name: str, body: dict[str, Any]) -> str
     wait_ready(page)
     expect(page.get_by_test_id("table")).to_be_visible()
     return room_id
+
+
+def start_at(page: Page, point: dict[str, Any]) -> None:
+    """The next match this page's owner starts (the room's "start" button, as a player clicks it) begins at ``point``
+    (``tests/start_points.py``; the browser servers run with ``SEFODE_TEST_HOOKS=1``): the page's WebSocket goes
+    through the test, which adds ``"start": point`` to the page's ``start`` message and passes everything else as it
+    is. Call it before the page opens its WebSocket."""
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            text = message.decode() if isinstance(message, bytes) else message
+            data = json.loads(text)
+            if isinstance(data, dict) and data.get("type") == "start":
+                text = json.dumps({**data, "start": point})
+            server.send(text)
+
+        ws.on_message(to_server)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+
+
+def solo_start_at(page: Page, point: dict[str, Any]) -> None:
+    """The next solo table this page makes (the home page's form, as a player fills it) starts at ``point``: the
+    test adds ``"start": point`` to the page's ``POST /api/solo`` (the browser servers take it) and changes nothing
+    else."""
+
+    def add_start(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "start": point}))
+
+    page.route("**/api/solo", add_start)

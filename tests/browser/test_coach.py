@@ -80,6 +80,7 @@ def test_the_solo_coach_gives_a_tip_after_each_hand_with_the_hard_bots_bid(
     rng = random.Random(5)
     client = open_client(browser, coach_server.url)
     page = client.page
+    page.emulate_media(reduced_motion="reduce")  # a trick stays on show 0.4 s instead of 1.45 s
     held: list[Route] = []
     answers: list[Response] = []
     plan = ["hold", "abort"]

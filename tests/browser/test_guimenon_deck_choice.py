@@ -10,8 +10,12 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Route, WebSocketRoute, expect
+from start_points import first_seed, start_point
+
+from sefode.engine import Game
 
 from .conftest import Server
 from .helpers import catalogue, open_client, shoot, wait_ready
@@ -21,6 +25,24 @@ POOL = json.loads((Path(__file__).resolve().parents[2] / "sefode" / "games" / "g
                   .read_text(encoding="utf-8"))
 PT = catalogue("pt-BR")
 MY_CARDS = "els => els.map(e => e.dataset.card)"
+
+
+def _fifth_turn(deck: object) -> dict[str, Any]:
+    """Turn 5 of 6 of the match Ana's ``deck`` plays against the bot's default one, both to move, Ana holding 3 cards
+    or more and one of hers on the board."""
+
+    def until(game: Game[Any], state: Any) -> bool:
+        view = game.view(state, 0)
+        mine = [u for cell in view["board"] for u in cell["cards"][0] if not u.get("token") and not u.get("copy")]
+        return bool(view["turn"] == 5 and view["awaiting"] == [0, 1] and view["hand_counts"][0] >= 3 and mine)
+
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("guimenon", {}, until, seed=seed, setups=[deck, None])
+        except AssertionError:
+            return None
+
+    return first_seed(find)
 
 
 def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_end(
@@ -42,9 +64,11 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     page.get_by_test_id("builder-save").click()
     expect(page.get_by_test_id("builder-saved-meu-deck")).to_contain_text("Meu Deck (13)")
 
-    # The room's WebSocket goes through the test, which can spoil a seat_setup message on its way to the server.
+    # The room's WebSocket goes through the test, which can spoil a seat_setup message on its way to the server, and
+    # which starts the match (Ana's "start") at its fifth turn, dealt with the deck she chose (tests/start_points.py).
     spoil = {"on": False}
     spoiled: list[object] = []
+    decks: list[object] = []
 
     def route(ws: WebSocketRoute) -> None:
         server_side = ws.connect_to_server()
@@ -55,6 +79,10 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
             if spoil["on"] and data.get("type") == "seat_setup":
                 spoiled.append(data["value"])
                 text = json.dumps({"type": "seat_setup", "value": ["no-such-card"]})
+            elif data.get("type") == "seat_setup":
+                decks.append(data["value"])
+            elif data.get("type") == "start":
+                text = json.dumps({**data, "start": _fifth_turn(decks[-1])})
             server_side.send(text)
 
         ws.on_message(to_server)

@@ -24,6 +24,7 @@ from .helpers import (
     open_client,
     open_solo,
     shoot,
+    start_at,
     table_version,
     wait_ready,
 )
@@ -192,11 +193,33 @@ def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
     assert client.errors == []
 
 
+def _last_trick_of_the_first_hand() -> dict[str, Any]:
+    """The first hand's last trick about to be led, every seat holding its last card (some contracts end a hand
+    early: then another seed)."""
+
+    def last_trick(game: Game[Any], state: Any) -> bool:
+        view = game.view(state, 0)
+        return bool(view["hand_number"] == 1 and view["trick"] == [] and view["hand_counts"] == [1, 1, 1, 1])
+
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("king", {}, last_trick, seed=seed)
+        except AssertionError:
+            return None
+
+    return first_seed(find)
+
+
 def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server: Server, artifacts: Path) -> None:
     rng = random.Random(5)
     names = ["Ana", "Bia", "Caio", "Duda"]
     clients: list[Client] = [open_client(browser, server.url, MOBILE if i % 2 else DESKTOP) for i in range(4)]
+    for client in clients:
+        client.page.emulate_media(reduced_motion="reduce")  # no trick pause to wait out
     page = clients[0].page
+    # Ana's "start" begins the match at the first hand's last trick (its contract chosen, 12 tricks played): each
+    # human plays their last card on their own page, and the hand ends.
+    start_at(page, _last_trick_of_the_first_hand())
     page.goto("/")
     wait_ready(page)
     enter_nickname(page, names[0])
@@ -209,9 +232,10 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("room-page")).to_be_visible()
     invite = page.get_by_test_id("invite-link").input_value()
+    for seat in (1, 2, 3):  # the three invite pages load side by side
+        clients[seat].page.goto(invite, wait_until="commit")
     for seat in (1, 2, 3):
         other = clients[seat].page
-        other.goto(invite)
         wait_ready(other)
         other.get_by_test_id("nickname").fill(names[seat])
         other.get_by_test_id("nickname-submit").click()
@@ -221,10 +245,11 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
     for client in clients:
         expect(client.page.get_by_test_id("table")).to_have_attribute("data-game", "king")
     decisions = 0
-    # Play until every page shows hand 2: one whole hand, each human acting on their own page.
+    players: set[int] = set()
+    # Play until every page shows hand 2: the first hand's end, each human acting on their own page.
     while not all("2/12" in c.page.get_by_test_id("hand-number").inner_text() for c in clients):
         acted = False
-        for client in clients:
+        for seat, client in enumerate(clients):
             kind = client.page.evaluate(KING_ACTIONABLE)
             if kind == "contract":
                 _click_and_wait(client.page, "[data-testid=contract-panel] button:not([disabled])", rng)
@@ -235,11 +260,13 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
             else:
                 continue
             decisions += 1
+            players.add(seat)
             acted = True
             break
         if not acted:
             page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
         assert decisions < 80, "one hand has at most 2 choices and 52 plays"
+    assert players == {0, 1, 2, 3}, "each human played the last trick from their own page"
     totals = {-650, -480, -400, -390, -360, -320, -800, 650, 800}
     for client in clients:
         cells = client.page.get_by_test_id("sheet-row-1").locator("td").all_inner_texts()

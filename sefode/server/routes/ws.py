@@ -16,7 +16,7 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sefode.server import logs
+from sefode.server import logs, startpoint
 from sefode.server.hub import MAX_REFUSED, Connection, Hub
 from sefode.server.limits import Limiter, client_of, limiter_of
 from sefode.server.messages import ClientError, parse_message, ref_of
@@ -119,6 +119,8 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         await _refuse(websocket, "rate/limited", "too many connections for this player", CLOSE_LIMIT)
         return
     limits = limiter.limits
+    # With test hooks on, a ``start`` message may carry a start point larger than a message's usual cap.
+    start_bytes = startpoint.BODY_BYTES if startpoint.enabled(websocket) else None
     conn = Connection(websocket, player_id, limits.connection_messages_burst, limits.connection_messages_per_s)
     conn.session = token_hash(tok)
     conn.client = client_of(websocket)
@@ -147,7 +149,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
                 conn.error("rate/limited", "too many messages; slow down", ref_of(raw))
                 continue
             try:
-                msg = parse_message(raw)
+                msg = parse_message(raw, start_bytes)
                 if msg["type"] == "auth":
                     await _reauth(hub, conn, msg, limiter)
                 elif msg["type"] == "join":
