@@ -626,11 +626,11 @@ async def _password_case(rig: Rig) -> None:
 
 def test_a_node_restarted_under_its_name_gets_nothing_meant_for_its_previous_process(tmp_path: Path) -> None:
     """n2 is killed and started again under the same name before its presence ran out (TTL 60 s: a start takes
-    up to 12 s on the shared machine; nothing here waits for the TTL, only for a beat, every TTL/3). Its new
+    up to 12 s on the shared machine; nothing here waits for the TTL, only for a beat, every 0.25 s here). Its new
     process numbers connections from 1 again: what the owner still sends the previous process's connection 1
     must not reach the new connection 1, and the owner drops the previous process's stand-ins although the node
     name is alive again (else the player counts as connected for ever and no bot covers the seat)."""
-    with cluster(tmp_path, nodes=2, ttl_ms=60_000) as rig:
+    with cluster(tmp_path, nodes=2, ttl_ms=60_000, env={"SEFODE_BEAT_MS": "250"}) as rig:
         facts = run_async(_restart_case(rig))
         print("restart facts:", json.dumps(facts))
 
@@ -693,8 +693,14 @@ def test_the_clock_runs_on_the_new_owner_after_a_failover(tmp_path: Path) -> Non
     new owner rebuilds the match with the seat's clock (in full: the player does not lose the takeover's seconds),
     and when it runs out the table plays for them there (reason ``clock``, not ``absent``: they were connected), and
     the match goes on with its bots. (Should the old owner's clock have run out before the kill, on a stalled
-    machine, the seat's next turn is the new owner's to cover: the test waits for a move of the seat stored by n2.)"""
-    env = {"SEFODE_BOT_DELAY_S": "0.1", "SEFODE_DISCONNECT_GRACE_S": "120", "SEFODE_BOT_THINK_MS": "20"}
+    machine, the seat's next turn is the new owner's to cover: the test waits for a move of the seat stored by n2.)
+    The room's 5 s clock runs in 1.5 s of real time (``SEFODE_CLOCK_UNIT_S``)."""
+    env = {
+        "SEFODE_BOT_DELAY_S": "0.1",
+        "SEFODE_DISCONNECT_GRACE_S": "120",
+        "SEFODE_BOT_THINK_MS": "20",
+        "SEFODE_CLOCK_UNIT_S": "0.3",
+    }
     with cluster(tmp_path, nodes=2, ttl_ms=2000, env=env) as rig:
         store = Store(rig.database_url)
         try:
