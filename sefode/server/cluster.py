@@ -168,10 +168,6 @@ class Cluster:
         self.url = url
         self.node = node or os.environ.get("SEFODE_NODE") or secrets.token_hex(4)
         self.ttl_ms = ttl_ms
-        beat_ms = float(os.environ.get("SEFODE_BEAT_MS") or 0)
-        self.beat_s = min(beat_ms, ttl_ms / 3) / 1000 if beat_ms > 0 else ttl_ms / 3000
-        """The keeper's period (renewals, heartbeat, sweeps, dead edges): a third of the TTL, or ``SEFODE_BEAT_MS``
-        when that is shorter (a test that keeps a long TTL but waits for a beat)."""
         self.prefix = os.environ.get("SEFODE_REDIS_PREFIX", "sf:")
         """Every key and channel starts with it: several clusters (or test runs) can share one Redis."""
         self.redis: aioredis.Redis = aioredis.from_url(url)
@@ -373,9 +369,10 @@ class Cluster:
 
     # ------------------------------------------------------------------ the keeper: renewals, sweeps, presence
     async def _keep(self) -> None:
+        period = self.ttl_ms / 3000
         while True:
             try:
-                await asyncio.sleep(self.beat_s)
+                await asyncio.sleep(period)
                 await self._renew_all()
                 await self._beat()
                 await self._sweep()

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from cluster_helpers import Rig, cluster, wait_for
 from server_helpers import free_port, run_async
@@ -395,14 +396,22 @@ def _seed() -> int:
     return int(raw) if raw else secrets.randbits(32)
 
 
-def test_three_nodes_survive_kills_and_pauses_at_random_moments(tmp_path: Path) -> None:
+CASES = 3
+"""The random-moments test runs as this many cases, each a rig of its own with its own rounds, so that xdist spreads
+them: together they make the rounds one long run made before (one round each by default)."""
+
+
+@pytest.mark.parametrize("case", range(CASES))
+def test_three_nodes_survive_kills_and_pauses_at_random_moments(tmp_path: Path, case: int) -> None:
     """Rounds of SIGKILL and SIGSTOP at random moments on random owners, in one rig. The moments and the victims
     come from one seed, printed (and named in a failure) so that a failing run's choices can be repeated with
-    ``SEFODE_CLUSTER_SEED``; ``SEFODE_CLUSTER_ROUNDS`` sets the number of rounds (default 3)."""
-    seed = _seed()
-    rounds = int(os.environ.get("SEFODE_CLUSTER_ROUNDS", "3"))
-    print(f"cluster seed {seed}: SEFODE_CLUSTER_SEED={seed} repeats this run's moments and victims")
-    env = {"SEFODE_BOT_DELAY_S": "0.15", "SEFODE_DISCONNECT_GRACE_S": "2", "SEFODE_BOT_THINK_MS": "20"}
+    ``SEFODE_CLUSTER_SEED`` (each case draws from that seed and its number); ``SEFODE_CLUSTER_ROUNDS`` sets the
+    number of rounds of each case (default 1: 3 in all)."""
+    base = _seed()
+    seed = base + case
+    rounds = int(os.environ.get("SEFODE_CLUSTER_ROUNDS", "1"))
+    print(f"cluster seed {seed}: SEFODE_CLUSTER_SEED={base} repeats this case's moments and victims")
+    env = {"SEFODE_BOT_DELAY_S": "0.02", "SEFODE_DISCONNECT_GRACE_S": "2", "SEFODE_BOT_THINK_MS": "20"}
     try:
         with cluster(tmp_path, nodes=3, ttl_ms=2000, env=env) as rig:
             humans, facts = run_async(scenario(rig, seed, rounds))
@@ -418,7 +427,7 @@ def test_three_nodes_survive_kills_and_pauses_at_random_moments(tmp_path: Path) 
             )
             assert set(rig.ports) <= {n.decode() for n in nodes}
     except AssertionError as err:
-        raise AssertionError(f"{err} [SEFODE_CLUSTER_SEED={seed}]") from err
+        raise AssertionError(f"{err} [SEFODE_CLUSTER_SEED={base}, case {case}]") from err
 
 
 def _check_store_against_players(store: Store, humans: list[Human], facts: dict[str, Any]) -> None:
@@ -626,11 +635,11 @@ async def _password_case(rig: Rig) -> None:
 
 def test_a_node_restarted_under_its_name_gets_nothing_meant_for_its_previous_process(tmp_path: Path) -> None:
     """n2 is killed and started again under the same name before its presence ran out (TTL 60 s: a start takes
-    up to 12 s on the shared machine; nothing here waits for the TTL, only for a beat, every 0.25 s here). Its new
+    up to 12 s on the shared machine; nothing here waits for the TTL, only for a beat, every TTL/3). Its new
     process numbers connections from 1 again: what the owner still sends the previous process's connection 1
     must not reach the new connection 1, and the owner drops the previous process's stand-ins although the node
     name is alive again (else the player counts as connected for ever and no bot covers the seat)."""
-    with cluster(tmp_path, nodes=2, ttl_ms=60_000, env={"SEFODE_BEAT_MS": "250"}) as rig:
+    with cluster(tmp_path, nodes=2, ttl_ms=60_000) as rig:
         facts = run_async(_restart_case(rig))
         print("restart facts:", json.dumps(facts))
 
