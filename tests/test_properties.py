@@ -25,6 +25,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import pytest
@@ -517,29 +518,54 @@ def assert_history_replays(st: FodinhaState) -> None:
 
 
 # ======================================================================= the tests
-def test_thousands_of_random_matches_conserve_cards_and_rank_validly() -> None:
-    """Fast loop: 3000 seeded matches with mixed options, cheap checks after every action."""
+# The two seeded loops are split into chunks that pytest-xdist spreads over its workers: chunk k plays the matches
+# m = k, k + chunks, k + 2*chunks, ... of one fixed list whose options are drawn in order from one generator as
+# before, so the chunks together play exactly the matches (options, seeds, choices) that one long loop played.
+FAST_MATCHES, FAST_CHUNKS = 3000, 12
+FULL_MATCHES, FULL_CHUNKS = 60, 20
+
+
+@cache
+def fast_loop_options() -> tuple[dict[str, Any], ...]:
     rng = random.Random(2026)
-    variants: Counter[str] = Counter()
+    return tuple(random_options(rng) for _ in range(FAST_MATCHES))
+
+
+@cache
+def full_loop_options() -> tuple[dict[str, Any], ...]:
+    rng = random.Random(77)
+    return tuple(random_options(rng) for _ in range(FULL_MATCHES))
+
+
+def _chunk(chunk: int, matches: int, chunks: int) -> range:
+    return range(chunk, matches, chunks)
+
+
+def test_the_fast_loop_mixes_every_variant() -> None:
+    variants = {o["variant"] + ("/teams" if o.get("teams") else "") for o in fast_loop_options()}
+    assert variants == {"sefode", "sefode/teams", "7letras"}
+
+
+@pytest.mark.parametrize("chunk", range(FAST_CHUNKS))
+def test_thousands_of_random_matches_conserve_cards_and_rank_validly(chunk: int) -> None:
+    """Fast loop: 3000 seeded matches with mixed options (this chunk's share), cheap checks after every action."""
     free: Counter[int] = Counter()
-    for m in range(3000):
-        options = random_options(rng)
-        play = Playout(options, seed=m, full=False)
+    for m in _chunk(chunk, FAST_MATCHES, FAST_CHUNKS):
+        play = Playout(dict(fast_loop_options()[m]), seed=m, full=False)
         st = run_playout(play, choice_seed=m * 31 + 1)
-        variants[options["variant"] + ("/teams" if options.get("teams") else "")] += 1
         free += play.free_done
         if m % 3 == 0:
             assert_history_replays(st)
-    assert set(variants) == {"sefode", "sefode/teams", "7letras"}
-    assert min(free[LEAVE], free[SHOW], free[JOIN]) >= 50, "leaves, shows and joins all happen"
+    # Each chunk's share of "at least 50 of each over the 3000 matches", so that the chunks together still say it.
+    least = -(-50 // FAST_CHUNKS)
+    assert min(free[LEAVE], free[SHOW], free[JOIN]) >= least, ("leaves, shows and joins all happen", free)
 
 
-def test_random_matches_full_checks_on_views_fast_path_clone_and_resample() -> None:
-    """Slower loop: every view, the fast path, clones and resamples, on 60 seeded matches."""
-    rng = random.Random(77)
-    for m in range(60):
-        options = random_options(rng)
-        run_playout(Playout(options, seed=10_000 + m, full=True), choice_seed=m)
+@pytest.mark.parametrize("chunk", range(FULL_CHUNKS))
+def test_random_matches_full_checks_on_views_fast_path_clone_and_resample(chunk: int) -> None:
+    """Slower loop: every view, the fast path, clones and resamples, on 60 seeded matches (this chunk's share)."""
+    for m in _chunk(chunk, FULL_MATCHES, FULL_CHUNKS):
+        run_playout(Playout(dict(full_loop_options()[m]), seed=10_000 + m, full=True), choice_seed=m)
 
 
 def test_determinism_same_options_seed_and_actions_give_the_same_match() -> None:
@@ -553,29 +579,39 @@ def test_determinism_same_options_seed_and_actions_give_the_same_match() -> None
         assert GAME.history_actions(a) == GAME.history_actions(b)
 
 
-OPTIONS = hs.one_of(
-    hs.builds(
-        lambda players, decks, lives, teams: {
-            "variant": "sefode",
-            "players": players,
-            "decks": decks,
-            "lives": lives,
-            "teams": teams and players % 2 == 0 and players >= 4,
-        },
-        hs.integers(2, 8),
-        hs.sampled_from([1, 2]),
-        hs.integers(1, 5),
-        hs.booleans(),
-    ),
-    hs.builds(lambda players: {"variant": "7letras", "players": players}, hs.integers(2, 8)),
+SEFODE_OPTIONS = hs.builds(
+    lambda players, decks, lives, teams: {
+        "variant": "sefode",
+        "players": players,
+        "decks": decks,
+        "lives": lives,
+        "teams": teams and players % 2 == 0 and players >= 4,
+    },
+    hs.integers(2, 8),
+    hs.sampled_from([1, 2]),
+    hs.integers(1, 5),
+    hs.booleans(),
 )
+SETE_LETRAS_OPTIONS = hs.builds(lambda players: {"variant": "7letras", "players": players}, hs.integers(2, 8))
+OPTIONS = hs.one_of(SEFODE_OPTIONS, SETE_LETRAS_OPTIONS)
+OPTIONS_BY_VARIANT = {"sefode": SEFODE_OPTIONS, "7letras": SETE_LETRAS_OPTIONS}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(options=OPTIONS, seed=hs.integers(0, 2**32), choice_seed=hs.integers(0, 2**32), cap=hs.booleans())
+# 40 examples in all, as 5 for each variant, with and without a max_cards cap (the split the one strategy drew at
+# random before), and each half of the seeds' range, so that pytest-xdist can spread them.
+SEED_HALVES = {"low": hs.integers(0, 2**31), "high": hs.integers(2**31 + 1, 2**32)}
+
+
+@pytest.mark.parametrize("half", sorted(SEED_HALVES))
+@pytest.mark.parametrize("cap", [False, True], ids=["uncapped", "capped"])
+@pytest.mark.parametrize("variant", sorted(OPTIONS_BY_VARIANT))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=hs.data(), choice_seed=hs.integers(0, 2**32))
 def test_hypothesis_playouts_keep_every_invariant(
-    options: dict[str, Any], seed: int, choice_seed: int, cap: bool
+    variant: str, cap: bool, half: str, data: hs.DataObject, choice_seed: int
 ) -> None:
+    seed: int = data.draw(SEED_HALVES[half], label="seed")
+    options: dict[str, Any] = data.draw(OPTIONS_BY_VARIANT[variant], label="options")
     if cap:
         options = {**options, "max_cards": 1 + choice_seed % parse_options(options).fits(options["players"])}
     st = run_playout(Playout(options, seed, full=True), choice_seed)

@@ -23,7 +23,8 @@ def serve(
 
     The database comes from ``DATABASE_URL`` (default: SQLite under the user's data directory). Bot pacing:
     ``SEFODE_BOT_DELAY_S`` (pause before a bot move), ``SEFODE_DISCONNECT_GRACE_S`` (how long a disconnected
-    player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget).
+    player's turn waits before a bot plays it), ``SEFODE_BOT_THINK_MS`` (a hard bot's search budget),
+    ``SEFODE_CLOCK_UNIT_S`` (the real time of one second of a turn clock; tests shorten it, default 1).
     ``SEFODE_ECHO=1`` adds the bare WebSocket echo ``/ws/echo`` used by ``bench/load.py``; ``SEFODE_LIMITS=off``
     lifts the per-client and per-player limits of ``sefode.server.limits`` (the load benchmark's hundreds of players
     all come from one address). ``SEFODE_TEST_HOOKS=1`` turns on the test hooks (a solo table, or a room's match
@@ -48,6 +49,7 @@ def serve(
         bot_delay_s=float(os.environ.get("SEFODE_BOT_DELAY_S", "0.8")),
         disconnect_grace_s=float(os.environ.get("SEFODE_DISCONNECT_GRACE_S", "3")),
         bot_think_ms=float(os.environ.get("SEFODE_BOT_THINK_MS", "300")),
+        clock_unit_s=float(os.environ.get("SEFODE_CLOCK_UNIT_S", "1")),
         echo=os.environ.get("SEFODE_ECHO") == "1",
         redis_url=redis_url,
         lease_ttl_ms=int(os.environ.get("SEFODE_LEASE_TTL_MS", "0")) or None,

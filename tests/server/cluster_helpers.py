@@ -98,6 +98,11 @@ class Rig:
         return f"http://127.0.0.1:{self.ports[name]}"
 
     def start_node(self, name: str, extra: dict[str, str] | None = None) -> None:
+        self.spawn_node(name, extra)
+        self.wait_node(name)
+
+    def spawn_node(self, name: str, extra: dict[str, str] | None = None) -> None:
+        """Start ``name``'s process without waiting for it (``wait_node``): nodes start side by side."""
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -116,6 +121,9 @@ class Rig:
                 stderr=log,
             )
         self.procs[name] = proc
+
+    def wait_node(self, name: str) -> None:
+        proc = self.procs[name]
         wait_for(lambda: self.health(name) is not None, f"node {name} up", proc=proc, log=self.log(name))
 
     def start_proxy(self) -> None:
@@ -204,7 +212,9 @@ def cluster(folder: Path, nodes: int = 3, ttl_ms: int = 2000, env: dict[str, str
         rig = Rig(folder, url, nodes, ttl_ms, env or {})
         try:
             for name in rig.ports:
-                rig.start_node(name)
+                rig.spawn_node(name)
+            for name in rig.ports:
+                rig.wait_node(name)
             rig.start_proxy()
             yield rig
         finally:

@@ -693,8 +693,14 @@ def test_the_clock_runs_on_the_new_owner_after_a_failover(tmp_path: Path) -> Non
     new owner rebuilds the match with the seat's clock (in full: the player does not lose the takeover's seconds),
     and when it runs out the table plays for them there (reason ``clock``, not ``absent``: they were connected), and
     the match goes on with its bots. (Should the old owner's clock have run out before the kill, on a stalled
-    machine, the seat's next turn is the new owner's to cover: the test waits for a move of the seat stored by n2.)"""
-    env = {"SEFODE_BOT_DELAY_S": "0.1", "SEFODE_DISCONNECT_GRACE_S": "120", "SEFODE_BOT_THINK_MS": "20"}
+    machine, the seat's next turn is the new owner's to cover: the test waits for a move of the seat stored by n2.)
+    The room's 5 s clock runs in 1.5 s of real time (``SEFODE_CLOCK_UNIT_S``)."""
+    env = {
+        "SEFODE_BOT_DELAY_S": "0.1",
+        "SEFODE_DISCONNECT_GRACE_S": "120",
+        "SEFODE_BOT_THINK_MS": "20",
+        "SEFODE_CLOCK_UNIT_S": "0.3",
+    }
     with cluster(tmp_path, nodes=2, ttl_ms=2000, env=env) as rig:
         store = Store(rig.database_url)
         try:

@@ -52,7 +52,16 @@ def _open_table(srv: LiveServer, game_name: str) -> tuple[Client, str, str]:
 
 
 @pytest.mark.parametrize("game_name", game_names())
-def test_the_starter_bot_plays_a_whole_match_of_every_game_on_a_live_server(srv: LiveServer, game_name: str) -> None:
+def test_the_starter_bot_plays_a_whole_match_of_every_game_on_a_live_server(tmp_path: Path, game_name: str) -> None:
+    # The table's bots answer at once (no bot delay), so the starter bot would outpace the connection's default
+    # message rate, 20 a second, and wait for it (a King match has some 150 moves of its seat): the rate is lifted
+    # here; test_an_action_dropped_for_the_message_rate_is_sent_again is the test of the client under that rate.
+    unlimited = dataclasses.replace(LOOSE, connection_messages_burst=1e6, connection_messages_per_s=1e6)
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=unlimited) as srv:
+        _starter_bot_plays(srv, game_name)
+
+
+def _starter_bot_plays(srv: LiveServer, game_name: str) -> None:
     owner, room_id, _ = _open_table(srv, game_name)
     bot = srv.player("Robô")
     proc = subprocess.Popen(
@@ -126,12 +135,17 @@ def _reconnects(srv: LiveServer) -> None:
             fresh = events[-1]
             assert isinstance(fresh, State) and fresh.match_id == state.match_id and fresh.recap is not None
             assert fresh.my_turn and fresh.version == state.version and fresh.legal == state.legal
+            # The snapshot is the turn to answer (``play`` answers only the states that come after it): without this
+            # move the seat waited for its 30 s clock and the table played for it.
+            await client.act(fresh.legal[-1].action, fresh)
             end = await client.play(lambda s: s.legal[-1].action)
             assert end is not None
             return events, end
 
     _events, end = run_async(run())
     assert owner.wait_type("match_end", timeout=120)["match_id"] == end.match_id
+    covered = [e for m in owner.received if m["type"] == "state" for e in m["events"] if e["type"] == "played_for"]
+    assert not [e for e in covered if e["seat"] == 0], covered  # the client played every turn of its seat
 
 
 @pytest.mark.parametrize("auth_message", [False, True])
@@ -182,8 +196,9 @@ def test_sefode_bot_seats_a_built_in_bot_on_a_remote_server(srv: LiveServer, lev
 def test_an_action_dropped_for_the_message_rate_is_sent_again(tmp_path: Path) -> None:
     """A bot faster than its connection's message rate: the server drops the action (``rate/limited``, with the
     action's ref) and sends no new state, so the client must send it again; else the seat waits for its clock (30 s)
-    and the table plays for it. Here the rate is 4 messages a second against an opponent that answers at once."""
-    limits = dataclasses.replace(LOOSE, connection_messages_burst=3, connection_messages_per_s=4)
+    and the table plays for it. Here the rate is 10 messages a second against an opponent that answers at once: a
+    bot on the loopback answers in a few milliseconds, so it outpaces that rate many times in a match."""
+    limits = dataclasses.replace(LOOSE, connection_messages_burst=3, connection_messages_per_s=10)
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits) as srv:
         owner, room_id, _ = _open_table(srv, "fodinha")
         bot = srv.player("Robô")
