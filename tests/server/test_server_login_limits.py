@@ -116,11 +116,14 @@ async def _flood(url: str, clients: int, seconds: float, most: int) -> list[int]
     return codes
 
 
-def test_a_login_flood_leaves_other_routes_fast_and_memory_bounded(tmp_path: Path) -> None:
+def test_a_login_flood_leaves_other_routes_answering_and_memory_bounded(tmp_path: Path) -> None:
     """60 concurrent bad logins pushed /api/leaderboard from 0.2 s to 13.2 s and the RSS to about 1 GiB. Against
-    the server as shipped (``sefode serve``, a process of its own), a bystander's /api/health and /api/leaderboard
-    answer within a second (order of magnitude only) while the flood lasts, and the peak RSS grows by less than
-    256 MiB (each argon2 check takes 64 MiB)."""
+    the server as shipped (``sefode serve``, a process of its own), every bystander request to /api/health and
+    /api/leaderboard is answered while the flood lasts, the flood is refused by the full pool (503) rather than
+    queued, and the peak RSS grows by less than 256 MiB (each argon2 check takes 64 MiB). How fast the bystander is
+    answered is a benchmark's figure, not a test's (``bench/login_flood.py``, docs/benchmarks.md); that the hashing
+    cannot hold up other routes is shown without a clock by
+    ``test_other_routes_answer_while_every_password_check_is_held``."""
     port = free_port()
     env = {
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
@@ -132,14 +135,13 @@ def test_a_login_flood_leaves_other_routes_fast_and_memory_bounded(tmp_path: Pat
         before = _rss_kib(proc.pid, "VmRSS")
         flood_codes: list[int] = []
         flood = threading.Thread(target=lambda: flood_codes.extend(asyncio.run(_flood(url, 60, 4.0, 200))))
-        slowest: dict[str, float] = {"/api/health": 0.0, "/api/leaderboard": 0.0}
+        answered = {"/api/health": 0, "/api/leaderboard": 0}
         with httpx.Client(base_url=url, timeout=WAIT_S) as bystander:
             flood.start()
             while flood.is_alive():
-                for path in slowest:
-                    started = time.monotonic()
+                for path in answered:
                     assert bystander.get(path).status_code == 200
-                    slowest[path] = max(slowest[path], time.monotonic() - started)
+                    answered[path] += 1
                 flood.join(0.2)
         peak = _rss_kib(proc.pid, "VmHWM")
     finally:
@@ -147,8 +149,43 @@ def test_a_login_flood_leaves_other_routes_fast_and_memory_bounded(tmp_path: Pat
         proc.wait(WAIT_S)
     assert len(flood_codes) >= 60 and set(flood_codes) <= {401, 503}, set(flood_codes)
     assert 503 in flood_codes  # the pool was full: the flood did reach it
-    assert max(slowest.values()) < 1.0, slowest
+    assert min(answered.values()) >= 1, answered
     assert peak - before < 256 * 1024, (before, peak)
+
+
+def test_other_routes_answer_while_every_password_check_is_held(
+    srv: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, password checks ran in the thread pool every other route shares: a flood of them left nothing for
+    /api/leaderboard. Here every check the pool admits is held until the end of the test, and further logins are
+    refused at once; meanwhile the other routes, the leaderboard's database work included, are answered."""
+    from sefode.server import work
+
+    pool = work.BoundedPool("test-hash", "password checks", workers=2, queue=2)
+    monkeypatch.setattr("sefode.accounts.routes.HASHING", pool)
+    release = threading.Event()
+    held = threading.Semaphore(0)
+
+    def hold(stored: Any, password: str) -> bool:
+        held.release()
+        release.wait(WAIT_S)
+        return False
+
+    monkeypatch.setattr(passwords, "verify_password", hold)
+    with ThreadPoolExecutor(pool.slots) as flood:
+        pending = [flood.submit(_login, srv, f"user{n}", "a wrong guess") for n in range(pool.slots)]
+        try:
+            for _ in range(pool.workers):
+                assert held.acquire(timeout=WAIT_S)  # every worker is busy with a check that does not end
+            refused = [_login(srv, f"late{n}", "a wrong guess").status_code for n in range(3)]
+            with httpx.Client(base_url=srv.url, timeout=WAIT_S) as bystander:
+                for path in ("/api/health", "/api/leaderboard", "/api/rooms"):
+                    assert bystander.get(path).status_code == 200, path
+        finally:
+            release.set()
+        codes = [p.result().status_code for p in pending]
+    assert refused == [503] * 3
+    assert sorted(codes) == [401] * pool.slots
 
 
 def test_a_full_hashing_pool_answers_503_with_retry_after(srv: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
