@@ -184,33 +184,44 @@ MOVED_ON = """(v) => {
 """The page shows a newer state than version ``v``, or the match's end."""
 
 
+def wait_for_a_turn(players: Sequence[Client], actionable: str = ACTIONABLE) -> None:
+    """Wait, without polling, until one of these pages may have a decision to offer: the most advanced page says
+    whose turn it is; if it is one of these players, wait on that player's page until ``actionable`` (a function
+    of the page answering null while there is nothing to do) answers; otherwise (a bot's or an outside player's turn,
+    a hand being dealt, the end) wait on that page for the next state or the end, then on every other page for the
+    end."""
+    states: list[dict[str, Any]] = [client.page.evaluate(TURN) for client in players]
+    ahead = max(range(len(players)), key=lambda k: (states[k]["over"], states[k]["version"]))
+    if states[ahead]["over"]:
+        for client, state in zip(players, states, strict=True):
+            if not state["over"]:
+                client.page.wait_for_function(OVER, timeout=TURN_TIMEOUT_MS)
+        return
+    seat_of = {state["mine"]: k for k, state in enumerate(states) if state["mine"] is not None}
+    mover = seat_of.get(states[ahead]["turn"])
+    if mover is None:
+        players[ahead].page.wait_for_function(MOVED_ON, arg=states[ahead]["version"], timeout=TURN_TIMEOUT_MS)
+    else:
+        players[mover].page.wait_for_function(actionable, timeout=TURN_TIMEOUT_MS)
+
+
 def play_until_over(players: Sequence[Client], rng: random.Random, max_decisions: int = 600) -> int:
     """Every human takes their turns (random legal bids and cards) until all their pages show the match's end.
-    Returns how many decisions the humans took.
-
-    Nothing is polled: the most advanced page says whose turn it is; if it is one of these humans, the test waits on
-    that human's page until it offers the decision; otherwise (a bot's turn, a hand being dealt) it waits on that
-    page for the next state."""
+    Returns how many decisions the humans took."""
     decisions = 0
     while True:
-        states: list[dict[str, Any]] = [client.page.evaluate(TURN) for client in players]
-        if all(state["over"] for state in states):
+        kinds = [client.page.evaluate(ACTIONABLE) for client in players]
+        if all(kind == "over" for kind in kinds):
             return decisions
-        ahead = max(range(len(players)), key=lambda k: (states[k]["over"], states[k]["version"]))
-        if states[ahead]["over"]:
-            for client, state in zip(players, states, strict=True):
-                if not state["over"]:
-                    client.page.wait_for_function(OVER, timeout=TURN_TIMEOUT_MS)
-            continue
-        seat_of = {state["mine"]: k for k, state in enumerate(states) if state["mine"] is not None}
-        mover = seat_of.get(states[ahead]["turn"])
-        if mover is None:
-            players[ahead].page.wait_for_function(MOVED_ON, arg=states[ahead]["version"], timeout=TURN_TIMEOUT_MS)
-            continue
-        kind = wait_actionable(players[mover].page)
-        if kind in ("bid", "play"):
-            take_turn(players[mover].page, rng, kind)
-            decisions += 1
+        acted = False
+        for client, kind in zip(players, kinds, strict=True):
+            if kind in ("bid", "play"):
+                take_turn(client.page, rng, kind)
+                decisions += 1
+                acted = True
+                break
+        if not acted:
+            wait_for_a_turn(players)
         assert decisions < max_decisions, "the match should end"
 
 

@@ -12,7 +12,17 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import TURN_TIMEOUT_MS, Client, catalogue, enter_nickname, open_client, shoot, table_version, wait_ready
+from .helpers import (
+    TURN_TIMEOUT_MS,
+    Client,
+    catalogue,
+    enter_nickname,
+    open_client,
+    shoot,
+    table_version,
+    wait_for_a_turn,
+    wait_ready,
+)
 
 KING_ACTIONABLE = """() => {
   if (document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')) return 'over';
@@ -197,7 +207,7 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
             acted = True
             break
         if not acted:
-            page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+            wait_for_a_turn(clients, KING_ACTIONABLE)
         assert decisions < 80, "one hand has at most 2 choices and 52 plays"
     totals = {-650, -480, -400, -390, -360, -320, -800, 650, 800}
     for client in clients:

@@ -8,7 +8,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import MOBILE, Server
-from .helpers import enter_nickname, open_client, wait_ready
+from .helpers import SETTLED, enter_nickname, open_client, wait_ready
 
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 
@@ -77,7 +77,7 @@ def _solo(page: Page, decks: int = 1, lives: int | None = None, max_cards: int |
 def _check_hand_in_view(page: Page, folder: Path, name: str, cards: int) -> None:
     for size in (MOBILE, WIDE):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)  # let the layout settle after the resize (not an assertion)
+        page.evaluate(SETTLED)  # the layout after the change, not a guess at how long it takes
         assert page.locator("[data-testid=my-hand] [data-card]").count() == cards
         page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"))
         assert page.evaluate(OUTSIDE) == [], f"cards outside the screen at {size}"
@@ -122,7 +122,7 @@ def test_no_text_on_the_table_is_under_12px_on_a_phone(browser: Browser, server:
     assert page.evaluate(SMALL_TEXT) == []
     # At 130% font size the seats do not overlap each other.
     page.evaluate("() => { document.documentElement.style.fontSize = '130%'; }")
-    page.wait_for_timeout(100)  # layout settles (not an assertion)
+    page.evaluate(SETTLED)  # the layout after the change, not a guess at how long it takes
     page.screenshot(path=str(artifacts / "eight-130pct-360x740.png"))
     overlaps = page.evaluate(
         """() => {
