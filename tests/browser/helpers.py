@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import json
 import random
+import secrets
 import threading
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -238,6 +239,11 @@ def create_invite_room(page: Page, owner: str, name: str, players: int, lives: i
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("room-page")).to_be_visible()
     return page.get_by_test_id("invite-link").input_value()
+
+
+def unique(prefix: str) -> str:
+    """A username no other test on a shared server takes: ``prefix`` and 8 random hex digits."""
+    return f"{prefix}_{secrets.token_hex(4)}"
 
 
 def api(url: str, method: str, token: str | None = None, body: Any = None) -> Any:
