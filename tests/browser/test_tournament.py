@@ -65,21 +65,13 @@ def _points(placements: list[int]) -> list[int]:
     return [sum(1 for other in placements if other > place) for place in placements]
 
 
-def test_five_players_in_their_own_browsers_play_a_three_match_tournament_and_see_the_standings(
+def test_five_players_join_an_invite_room_through_their_pages_and_only_the_owner_declares_a_tournament(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    """The players join, sit and follow the tournament through their pages: the table, the end of each match and
-    the standings. Their seats are played through the protocol (random legal actions from each player's own
-    session), so the matches last no longer than the server takes; playing by clicking is the other tests' part
-    (test_private_room, test_solo, test_bot_mark...)."""
-    server = shared_server
-    clients = [open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True) for k in range(5)]
-    ana = clients[0]
-    page = ana.page
-
+    clients = [open_client(browser, shared_server.url, DESKTOP if k == 0 else MOBILE) for k in range(5)]
+    page = clients[0].page
     # Ana opens an invite-only room for five: 2 lives, at most 3 cards, short matches.
     invite_url = create_invite_room(page, "Ana", "Copa da vila", players=5)
-    room_id = page.url.rsplit("/", 1)[1]
     for seat in range(1, 5):
         _join_by_invite(clients[seat], invite_url, NAMES[seat], seat)
     # Only the owner, before the first match, may declare the tournament.
@@ -90,12 +82,48 @@ def test_five_players_in_their_own_browsers_play_a_three_match_tournament_and_se
     )
     expect(page.get_by_test_id("tour-declare")).to_have_count(0)
     snap(page, artifacts, "01-declared")
+    for client in clients:
+        assert client.errors == []
+        client.close()
 
-    tokens = [str(client.page.evaluate("() => localStorage.getItem('sefode.token')")) for client in clients]
-    seats = ProtocolSeats(server.url, tokens, room_id, seed=50, held=True)
-    placements: list[list[int]] = []
-    match_ids: list[str] = []
+
+def test_five_players_pages_follow_a_three_match_tournament_and_show_the_standings_after_each_match(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Five players, seated in a room declared a 3-match tournament, follow it through their pages: the table, the
+    end of each match and the standings. Their seats are played through the protocol (random legal actions from
+    each player's own session), so that the matches last no longer than the pages take to draw them; joining by
+    invite and declaring through the page is the test above, playing by clicking the other tests' part
+    (test_private_room, test_solo, test_bot_mark...)."""
+    server = shared_server
+    guests = [api(f"{server.url}/api/session", "POST", body={"name": name}) for name in NAMES]
+    tokens = [str(guest["token"]) for guest in guests]
+    # The shortest matches: 1 life, at most 2 cards (the replay checks below want longer ones).
+    body = {"name": "Copa da vila", "options": {"players": 5, "lives": 1, "max_cards": 2}, "visibility": "invite"}
+    room = api(f"{server.url}/api/rooms", "POST", tokens[0], body)
+    room_id = str(room["room_id"])
+    api(f"{server.url}/api/rooms/{room_id}/tournament", "POST", tokens[0], {"matches": 3})
+    seats = ProtocolSeats(server.url, tokens, room_id, seed=50, held=True, invite=str(room["invite_token"]))
+    clients: list[Client] = []
     try:
+        # Each page opens the room with its player's session (set before the page's own scripts run); the five
+        # load side by side.
+        for k, token in enumerate(tokens):
+            client = open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True)
+            clients.append(client)
+            client.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(token)})")
+            client.page.goto(f"/room/{room_id}", wait_until="commit")
+        for client in clients:
+            wait_ready(client.page)
+        ana = clients[0]
+        page = ana.page
+        for seat, name in enumerate(NAMES):
+            expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
+        expect(page.get_by_test_id("tour-status")).to_have_text(
+            PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
+        )
+        placements: list[list[int]] = []
+        match_ids: list[str] = []
         for number in (1, 2, 3):
             page.get_by_test_id("start-match").click()
             for client in clients:
