@@ -18,7 +18,7 @@ from sefode.accounts import tables as acct
 from sefode.store import Store
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import open_client, shoot, unique, wait_ready
+from .helpers import api, open_client, shoot, unique, wait_ready
 
 STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
 PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
@@ -88,7 +88,7 @@ def _login(page: Page, username: str, password: str) -> None:
     page.get_by_test_id("login-submit").click()
 
 
-def test_guest_registers_keeps_medals_logs_out_in_renames_is_rate_limited_and_deletes_the_account(
+def test_guest_registers_keeps_medals_logs_out_in_renames_and_deletes_the_account(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
     """The account pages from a guest's first medals to the account's deletion (the leaderboard's part is the next
@@ -173,15 +173,6 @@ def test_guest_registers_keeps_medals_logs_out_in_renames_is_rate_limited_and_de
     expect(page.get_by_test_id("profile-medals-gold")).to_have_text("1")
     expect(page.get_by_test_id("profile-no-trophies")).to_be_visible()
     snap(page, artifacts, "06-profile")
-
-    # The other browser: five wrong passwords, then even the right one is refused for a while (rate limit).
-    for k in range(5):
-        _login(opage, username, f"nao-e-essa-{k}")
-        expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_bad_credentials"])
-        expect(opage.get_by_test_id("login-submit")).to_be_enabled()
-    _login(opage, username, "senha-boa-123")
-    expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_rate_limited"])
-    snap(opage, artifacts, "07-rate-limited")
 
     # Deleting the account (password, then the confirm dialog) signs out and takes Ana off the leaderboard.
     page.get_by_test_id("nav-account").click()
@@ -274,6 +265,37 @@ def test_the_leaderboard_ranks_by_medals_in_pages_shows_me_lists_trophies_and_fo
 
     assert ana.errors == []
     ana.close()
+
+
+def test_five_wrong_passwords_and_even_the_right_one_is_refused_for_a_while(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    """The login rate limit, from a browser that is not the account's (a fresh server: the failed logins from this
+    address must be this test's own)."""
+    username = unique("ana").lower()
+    guest = api(f"{server.url}/api/session", "POST", body={"name": "Ana"})
+    api(
+        f"{server.url}/api/account/register",
+        "POST",
+        guest["token"],
+        {"username": username, "password": "senha-boa-123"},
+    )
+    other = open_client(browser, server.url, DESKTOP)
+    opage = other.page
+    opage.goto("/account")
+    wait_ready(opage)
+    expect(opage.get_by_test_id("login-form")).to_be_visible()
+    # Five wrong passwords, then even the right one is refused for a while (rate limit).
+    for k in range(5):
+        _login(opage, username, f"nao-e-essa-{k}")
+        expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_bad_credentials"])
+        expect(opage.get_by_test_id("login-submit")).to_be_enabled()
+    _login(opage, username, "senha-boa-123")
+    expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_rate_limited"])
+    snap(opage, artifacts, "07-rate-limited")
+
+    assert other.errors == []
+    other.close()
 
 
 def _record_match(server: Server, players: list[str | None], placements: list[int], number: int) -> None:
