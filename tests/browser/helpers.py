@@ -270,7 +270,7 @@ class ProtocolSeats:
     def __init__(
         self, url: str, tokens: Sequence[str], room_id: str, seed: int, held: bool = False, invite: str | None = None
     ) -> None:
-        """``invite``: the room's invite token; the players then also sit, the k-th token in seat k."""
+        """``invite``: the room's invite token (for an invite-only room)."""
         self.invite = invite
         self.go = asyncio.Event()
         if not held:
@@ -281,19 +281,17 @@ class ProtocolSeats:
         self.url = url
         self.room_id = room_id
         self.tasks = [
-            asyncio.run_coroutine_threadsafe(self._play(token, k, random.Random(seed + k)), self.loop)
+            asyncio.run_coroutine_threadsafe(self._play(token, random.Random(seed + k)), self.loop)
             for k, token in enumerate(tokens)
         ]
 
-    async def _play(self, token: str, seat: int, rng: random.Random) -> None:
+    async def _play(self, token: str, rng: random.Random) -> None:
         async def decide(state: State) -> dict[str, Any]:
             await self.go.wait()
             return dict(rng.choice(state.legal).action)
 
         async with SdkClient(self.url, token) as client:
             await client.join(self.room_id, invite=self.invite)
-            if self.invite is not None:
-                await client.sit(seat)
             await client.play(decide, until_match_end=False)
 
     def _on_loop(self, switch: Callable[[], None]) -> None:

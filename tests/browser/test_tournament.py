@@ -87,72 +87,103 @@ def test_five_players_join_an_invite_room_through_their_pages_and_only_the_owner
         client.close()
 
 
-def test_five_players_pages_follow_a_three_match_tournament_and_show_the_standings_after_each_match(
+SHORT = {"players": 5, "lives": 1, "max_cards": 2}
+"""The shortest matches for five: 1 life, at most 2 cards (the replay checks want longer ones)."""
+
+
+def _open_pages(browser: Browser, server: Server, played: Played) -> list[Client]:
+    """Each seated player's page opens the room with the player's session (set before the page's own scripts run);
+    the five load side by side."""
+    clients: list[Client] = []
+    for k, token in enumerate(played.tokens):
+        client = open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True)
+        clients.append(client)
+        client.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(token)})")
+        client.page.goto(f"/room/{played.room_id}", wait_until="commit")
+    for client in clients:
+        wait_ready(client.page)
+    for seat, name in enumerate(NAMES):
+        expect(clients[0].page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
+    return clients
+
+
+def _follow_match(clients: list[Client], seats: ProtocolSeats, number: int, artifacts: Path) -> tuple[list[int], str]:
+    """The owner starts match ``number`` on the page; every page shows the table, the end with the placements the
+    engine's replay of the history gives, then, back in the room, the standings after this match."""
+    page = clients[0].page
+    page.get_by_test_id("start-match").click()
+    for client in clients:
+        expect(client.page.get_by_test_id("table")).to_be_visible()
+    seats.release()
+    for client in clients:
+        expect(client.page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
+    seats.hold()
+    href = page.get_by_test_id("end-overlay").get_by_test_id("download-history").get_attribute("href")
+    assert href and href.startswith("/api/matches/") and href.endswith("/history")
+    result = replay(json.loads(page.request.get(href).text())).result()
+    assert result["error"] is None and result["over"] is True
+    placements = [int(p) for p in result["placements"]]
+    for client in clients:
+        overlay = client.page.get_by_test_id("end-overlay")
+        for seat, place in enumerate(placements):
+            expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
+                PT["end.place_n"].replace("{n}", str(place))
+            )
+        client.page.get_by_test_id("end-close").click()
+        expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", str(number))
+    snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+    return placements, href.split("/")[3]
+
+
+def test_five_players_pages_follow_the_first_two_tournament_matches_and_show_the_standings_after_each(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    """Five players, seated in a room declared a 3-match tournament, follow it through their pages: the table, the
-    end of each match and the standings. Their seats are played through the protocol (random legal actions from
-    each player's own session), so that the matches last no longer than the pages take to draw them; joining by
-    invite and declaring through the page is the test above, playing by clicking the other tests' part
-    (test_private_room, test_solo, test_bot_mark...)."""
-    server = shared_server
-    guests = [api(f"{server.url}/api/session", "POST", body={"name": name}) for name in NAMES]
-    tokens = [str(guest["token"]) for guest in guests]
-    # The shortest matches: 1 life, at most 2 cards (the replay checks below want longer ones).
-    body = {"name": "Copa da vila", "options": {"players": 5, "lives": 1, "max_cards": 2}, "visibility": "invite"}
-    room = api(f"{server.url}/api/rooms", "POST", tokens[0], body)
-    room_id = str(room["room_id"])
-    api(f"{server.url}/api/rooms/{room_id}/tournament", "POST", tokens[0], {"matches": 3})
-    seats = ProtocolSeats(server.url, tokens, room_id, seed=50, held=True, invite=str(room["invite_token"]))
+    """Five players seated in a room declared a 3-match tournament follow it through their pages. Their seats are
+    played through the protocol (random legal actions from each player's own session), so that the matches last no
+    longer than the pages take to draw them; joining by invite and declaring through the page is the test above,
+    playing by clicking the other tests' part (test_private_room, test_solo, test_bot_mark...)."""
+    played = _played(shared_server.url, SHORT, 0)
+    seats = ProtocolSeats(shared_server.url, played.tokens, played.room_id, seed=50, held=True, invite=played.invite)
     clients: list[Client] = []
     try:
-        # Each page opens the room with its player's session (set before the page's own scripts run); the five
-        # load side by side.
-        for k, token in enumerate(tokens):
-            client = open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True)
-            clients.append(client)
-            client.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(token)})")
-            client.page.goto(f"/room/{room_id}", wait_until="commit")
-        for client in clients:
-            wait_ready(client.page)
-        ana = clients[0]
-        page = ana.page
-        for seat, name in enumerate(NAMES):
-            expect(page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
-        expect(page.get_by_test_id("tour-status")).to_have_text(
+        clients = _open_pages(browser, shared_server, played)
+        expect(clients[0].page.get_by_test_id("tour-status")).to_have_text(
             PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
         )
-        placements: list[list[int]] = []
-        match_ids: list[str] = []
-        for number in (1, 2, 3):
-            page.get_by_test_id("start-match").click()
-            for client in clients:
-                expect(client.page.get_by_test_id("table")).to_be_visible()
-            seats.release()
-            for client in clients:
-                expect(client.page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
-            seats.hold()
-            # The end of the match links its history; its placements are the engine's replay of it, and every
-            # player's end panel shows them.
-            href = page.get_by_test_id("end-overlay").get_by_test_id("download-history").get_attribute("href")
-            assert href and href.startswith("/api/matches/") and href.endswith("/history")
-            result = replay(json.loads(page.request.get(href).text())).result()
-            assert result["error"] is None and result["over"] is True
-            placements.append([int(p) for p in result["placements"]])
-            match_ids.append(href.split("/")[3])
-            # Back in the room every player sees the standings after this match.
-            for client in clients:
-                overlay = client.page.get_by_test_id("end-overlay")
-                for seat, place in enumerate(placements[-1]):
-                    expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
-                        PT["end.place_n"].replace("{n}", str(place))
-                    )
-                client.page.get_by_test_id("end-close").click()
-                standings = client.page.get_by_test_id("tour-standings")
-                expect(standings).to_have_attribute("data-played", str(number))
-            snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+        for number in (1, 2):
+            _follow_match(clients, seats, number, artifacts)
     finally:
         seats.stop()
+    for client in clients:
+        assert client.errors == []
+        client.close()
+
+
+def test_five_players_pages_follow_the_last_tournament_match_and_show_the_final_standings_and_champion(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """The first two matches are played through the protocol before the pages open; they follow the third."""
+    played = _played(shared_server.url, SHORT, 2)
+    seats = ProtocolSeats(shared_server.url, played.tokens, played.room_id, seed=51, held=True, invite=played.invite)
+    clients: list[Client] = []
+    try:
+        clients = _open_pages(browser, shared_server, played)
+        page = clients[0].page
+        # Opened after the second match, each page shows that match's end first, then the standings after it.
+        for client in clients:
+            overlay = client.page.get_by_test_id("end-overlay")
+            for seat, place in enumerate(played.placements[-1]):
+                expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
+                    PT["end.place_n"].replace("{n}", str(place))
+                )
+            client.page.get_by_test_id("end-close").click()
+            expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", "2")
+        last, match_id = _follow_match(clients, seats, 3, artifacts)
+    finally:
+        seats.stop()
+    placements = [*played.placements, last]
+    match_ids = [*played.match_ids, match_id]
+    room_id = played.room_id
 
     # The standings the page shows are the server's, and follow the points rule match by match.
     data: dict[str, Any] = json.loads(page.request.get(f"/api/rooms/{room_id}/tournament").text())
@@ -178,6 +209,7 @@ def test_five_players_pages_follow_a_three_match_tournament_and_show_the_standin
     assert all(expected_points[n] == top for n in champions)
     expect(page.get_by_test_id("tour-champion")).to_contain_text(champions[0])
     snap(page, artifacts, "03-champion")
+
     for client in clients:
         assert client.errors == []
         client.close()
@@ -194,12 +226,23 @@ class Finished:
     champions: list[str]
 
 
-async def _play_tournament(url: str) -> tuple[str, dict[str, str], list[list[int]], list[str]]:
-    """Five guests sit in an invite-only room for five (2 lives, at most 3 cards) declared a 3-match tournament; the
-    owner starts each match when the last one is over; every seat plays random legal actions."""
+@dataclass
+class Played:
+    """A room for five declared a 3-match tournament, every seat taken, and the matches played so far."""
+
+    room_id: str
+    invite: str
+    tokens: list[str]
+    ids: dict[str, str]
+    placements: list[list[int]]
+    match_ids: list[str]
+
+
+async def _play_tournament(url: str, options: dict[str, Any], play: int) -> Played:
+    """Five guests sit in an invite-only room for five declared a 3-match tournament; the owner starts a match when
+    the last one is over, ``play`` of them; every seat plays random legal actions. Returns with the room waiting."""
     guests = [await create_guest(url, name) for name in NAMES]
     owner_token = guests[0][0]
-    options = {"players": 5, "lives": 2, "max_cards": 3}
     body = {"name": "Copa da vila", "options": options, "visibility": "invite"}
     room = await asyncio.to_thread(api, f"{url}/api/rooms", "POST", owner_token, body)
     room_id, invite = str(room["room_id"]), str(room["invite_token"])
@@ -222,15 +265,6 @@ async def _play_tournament(url: str) -> tuple[str, dict[str, str], list[list[int
         async with SdkClient(url, owner_token) as owner:
             await owner.join(room_id)
             await owner.sit(0)
-
-            async def start_when_ready() -> None:
-                nonlocal started
-                room = owner.room or {}
-                seated = all(s.get("player_id") for s in room.get("seats", []))
-                if seated and room.get("status") == "waiting" and started == len(ends) < 3:
-                    started += 1
-                    await owner.start()
-
             async for event in owner.events():
                 for task in players:
                     if task.done():
@@ -239,45 +273,56 @@ async def _play_tournament(url: str) -> tuple[str, dict[str, str], list[list[int
                     await owner.act(decide(event), event)
                 elif isinstance(event, MatchEnd):
                     ends.append(event)
-                    if len(ends) == 3:
-                        break
                 if isinstance(event, (RoomUpdate, MatchEnd)):
-                    await start_when_ready()
+                    room = owner.room or {}
+                    seated = all(s.get("player_id") for s in room.get("seats", []))
+                    if seated and room.get("status") == "waiting" and started == len(ends):
+                        if started == play:
+                            break
+                        started += 1
+                        await owner.start()
     finally:
         for task in players:
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
     ids = {name: player_id for name, (_, player_id) in zip(NAMES, guests, strict=True)}
-    return room_id, ids, [list(end.placements) for end in ends], [end.match_id for end in ends]
+    tokens = [token for token, _ in guests]
+    return Played(room_id, invite, tokens, ids, [list(e.placements) for e in ends], [e.match_id for e in ends])
+
+
+def _played(url: str, options: dict[str, Any], play: int) -> Played:
+    """``_play_tournament`` on an event loop of its own thread (Playwright's sync API may hold this thread's)."""
+    out: list[Played] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(asyncio.wait_for(_play_tournament(url, options, play), 120)))
+        except BaseException as err:
+            failed.append(err)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return out[0]
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Finished]:
-    """The tournament, on a fresh server: the trophy board then holds only its champions."""
+    """The whole tournament (2 lives, at most 3 cards: every match has a hand of two cards), on a fresh server: the
+    trophy board then holds only its champions."""
     servers = make_server(tmp_path_factory.mktemp("tournament"))
     server = next(servers)
     try:
-        out: list[tuple[str, dict[str, str], list[list[int]], list[str]]] = []
-        failed: list[BaseException] = []
-
-        def target() -> None:  # an event loop of its own: Playwright's sync API may hold this thread's loop
-            try:
-                out.append(asyncio.run(asyncio.wait_for(_play_tournament(server.url), 120)))
-            except BaseException as err:
-                failed.append(err)
-
-        thread = threading.Thread(target=target, daemon=True)
-        thread.start()
-        thread.join()
-        if failed:
-            raise failed[0]
-        room_id, ids, placements, match_ids = out[0]
-        data: dict[str, Any] = api(f"{server.url}/api/rooms/{room_id}/tournament", "GET")
-        assert data["status"] == "finished" and data["match_ids"] == match_ids
+        played = _played(server.url, {"players": 5, "lives": 2, "max_cards": 3}, 3)
+        data: dict[str, Any] = api(f"{server.url}/api/rooms/{played.room_id}/tournament", "GET")
+        assert data["status"] == "finished" and data["match_ids"] == played.match_ids
         champion_ids = {str(c["player_id"]) for c in data["champions"]}
-        champions = [name for name in NAMES if ids[name] in champion_ids]
+        champions = [name for name in NAMES if played.ids[name] in champion_ids]
         assert champions
-        yield Finished(server, ids, placements, match_ids, champions)
+        yield Finished(server, played.ids, played.placements, played.match_ids, champions)
     finally:
         servers.close()
 
