@@ -1,7 +1,8 @@
-"""Browser test: five humans, each in their own browser, play a 3-match tournament in one room through the page.
-Between matches every player sees the standings; at the end the champion, the medals, the trophy and the
-leaderboard are what a visitor (a sixth, anonymous browser) sees, and the replay viewer shows each match's hands
-as the engine's own replay (``sefode replay``) reports them."""
+"""Browser tests of a 3-match tournament in one room. Five players join an invite-only room through their own pages and
+the owner declares the tournament; their pages follow the matches (played through the protocol with each player's
+session) and show the standings after each one, then the champion. A visitor (an anonymous browser) sees the medals,
+the trophy and the leaderboard, and the replay viewer shows each match's hands as the engine's own replay
+(``sefode replay``) reports them."""
 
 from __future__ import annotations
 
