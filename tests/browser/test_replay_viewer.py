@@ -44,40 +44,66 @@ def _cards(page: Page, testid: str) -> list[str]:
     return [str(c) for c in cards]
 
 
+HAND_ON_SCREEN = """(seats) => {
+  const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const count = (id) => document.querySelectorAll(`[data-testid="${id}"]`).length;
+  // As Playwright's to_have_text reads a text: textContent, white space collapsed.
+  const text = (el) => (el ? el.textContent.replace(/\\s+/g, " ").trim() : null);
+  const cards = (el) => (el ? [...el.querySelectorAll("[data-card]")].map((e) => e.dataset.card) : []);
+  const shown = {
+    cards: q("replay-hand").dataset.cards,
+    vira: q("replay-vira") ? cards(q("replay-vira")) : null,
+    seats: [],
+    tricks: [...document.querySelectorAll("[data-testid^=replay-trick-]")].map((e) => ({
+      data: [e.dataset.leader, e.dataset.plays, e.dataset.winner, e.dataset.value],
+      cards: cards(e),
+    })),
+    results: [],
+    bolo: text(q("replay-bolo")),
+    void: count("replay-void"),
+    out: text(q("replay-out")),
+  };
+  for (let s = 0; s < seats; s += 1) {
+    const seat = q(`replay-seat-${s}`);
+    const score = q(`replay-score-${s}`);
+    shown.seats.push(seat && {
+      dealer: seat.querySelectorAll("[data-testid=replay-dealer]").length,
+      dealt: cards(q(`replay-dealt-${s}`)),
+      bid: q(`replay-bid-${s}`).innerText,
+      score: score ? score.dataset.score : null,
+      out: count(`replay-out-${s}`),
+    });
+  }
+  for (let k = 1; k <= shown.tricks.length; k += 1) shown.results.push(text(q(`replay-result-${k}`)));
+  return shown;
+}"""
+"""Everything the viewer shows of the hand on screen, read at once (the hand is drawn in one go, with its number)."""
+
+
 def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats: Sequence[dict[str, Any]] = ()) -> None:
     """The hand on screen (all tricks shown) is the engine's: vira, bids, dealt cards, tricks, score, bolo, out."""
     page.get_by_test_id(f"replay-hand-{hand['number']}").click()
-    shown = page.get_by_test_id("replay-hand")
-    expect(shown).to_have_attribute("data-hand", str(hand["number"]))
-    expect(shown).to_have_attribute("data-cards", str(hand["cards"]))
-    if hand["vira"] is None:
-        expect(page.get_by_test_id("replay-vira")).to_have_count(0)
-    else:
-        assert _cards(page, "replay-vira") == [hand["vira"]], where
-    dealer = page.get_by_test_id(f"replay-seat-{hand['dealer']}").get_by_test_id("replay-dealer")
-    expect(dealer).to_have_count(1)
+    expect(page.get_by_test_id("replay-hand")).to_have_attribute("data-hand", str(hand["number"]))
+    shown: dict[str, Any] = page.evaluate(HAND_ON_SCREEN, len(hand["dealt"]))
+    assert shown["cards"] == str(hand["cards"]), where
+    assert shown["vira"] == (None if hand["vira"] is None else [hand["vira"]]), where
+    assert shown["seats"][hand["dealer"]] is not None and shown["seats"][hand["dealer"]]["dealer"] == 1, where
     for seat, dealt in enumerate(hand["dealt"]):
         bid = hand["bids"][seat]
+        on_screen = shown["seats"][seat]
         if dealt is None and bid is None:
-            expect(page.get_by_test_id(f"replay-seat-{seat}")).to_have_count(0)
+            assert on_screen is None, f"{where} seat {seat}"
             continue
+        assert on_screen is not None, f"{where} seat {seat}"
         # Every card dealt to the seat, face up, in the order dealt.
-        assert _cards(page, f"replay-dealt-{seat}") == (dealt or []), f"{where} seat {seat}"
-        bid_text = page.get_by_test_id(f"replay-bid-{seat}").inner_text()
+        assert on_screen["dealt"] == (dealt or []), f"{where} seat {seat}"
         if bid is not None:
-            assert _fill("replay.bid", n=bid) in bid_text, f"{where} seat {seat}"
+            assert _fill("replay.bid", n=bid) in on_screen["bid"], f"{where} seat {seat}"
         if hand["won"][seat] is not None:
-            assert _fill("replay.won", n=hand["won"][seat]) in bid_text, f"{where} seat {seat}"
+            assert _fill("replay.won", n=hand["won"][seat]) in on_screen["bid"], f"{where} seat {seat}"
         score = hand["score"][seat]
-        score_el = page.get_by_test_id(f"replay-score-{seat}")
-        if score is None:
-            expect(score_el).to_have_count(0)
-        else:
-            expect(score_el).to_have_attribute("data-score", str(score))
-        expect(page.get_by_test_id(f"replay-out-{seat}")).to_have_count(1 if seat in hand["out"] else 0)
-    tricks = page.locator("[data-testid^=replay-trick-]").evaluate_all(
-        "els => els.map(e => [e.dataset.leader, e.dataset.plays, e.dataset.winner, e.dataset.value])"
-    )
+        assert on_screen["score"] == (None if score is None else str(score)), f"{where} seat {seat}"
+        assert on_screen["out"] == (1 if seat in hand["out"] else 0), f"{where} seat {seat}"
     want = [
         [
             str(trick["leader"]),
@@ -87,33 +113,26 @@ def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats:
         ]
         for trick in hand["tricks"]
     ]
-    assert tricks == want, where
-    for k, trick in enumerate(hand["tricks"], start=1):
-        row = page.get_by_test_id(f"replay-trick-{k}")
-        assert [c for c in row.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")] == [
-            c for _, c in trick["plays"]
-        ], f"{where} trick {k}"
+    assert [trick["data"] for trick in shown["tricks"]] == want, where
+    for k, trick in enumerate(hand["tricks"]):
+        assert shown["tricks"][k]["cards"] == [c for _, c in trick["plays"]], f"{where} trick {k + 1}"
         if trick["winner"] is None:
             text = _fill("replay.melou", n=trick["value"])
         else:
             text = _fill("replay.trick_winner", name=_seat(trick["winner"], seats), n=trick["value"])
-        expect(page.get_by_test_id(f"replay-result-{k}")).to_have_text(text)
+        assert shown["results"][k] == text, f"{where} trick {k + 1}"
     bolo = hand["bolo"]
     if bolo is None:
-        expect(page.get_by_test_id("replay-bolo")).to_have_count(0)
+        assert shown["bolo"] is None, where
     elif bolo["seat"] is None:
-        expect(page.get_by_test_id("replay-bolo")).to_have_text(_fill("replay.bolo_none", n=bolo["value"]))
+        assert shown["bolo"] == _fill("replay.bolo_none", n=bolo["value"]), where
     else:
-        expect(page.get_by_test_id("replay-bolo")).to_have_text(
-            _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"], seats))
-        )
-    expect(page.get_by_test_id("replay-void")).to_have_count(1 if hand["void"] else 0)
+        assert shown["bolo"] == _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"], seats)), where
+    assert shown["void"] == (1 if hand["void"] else 0), where
     if hand["out"]:
-        expect(page.get_by_test_id("replay-out")).to_have_text(
-            _fill("replay.out", names=", ".join(_seat(s, seats) for s in hand["out"]))
-        )
+        assert shown["out"] == _fill("replay.out", names=", ".join(_seat(s, seats) for s in hand["out"])), where
     else:
-        expect(page.get_by_test_id("replay-out")).to_have_count(0)
+        assert shown["out"] is None, where
 
 
 def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_engines_trick_winners(
