@@ -17,7 +17,11 @@ from .test_table_layout import DRIVE, _solo
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PT = catalogue("pt-BR")
-NEWER = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v"
+NEWER = """(v) => {
+  // A newer state, or no table any more (the match's end may draw the room in its place).
+  const table = document.querySelector('[data-testid=table]');
+  return !table || Number(table.dataset.version) !== v;
+}"""
 EN = catalogue("en")
 WATCH_FOCUS = """() => {
   window.__lostFocus = [];
