@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -118,7 +118,7 @@ class Server:
             return ""
 
 
-def make_server(tmp_path: Path, **env: str) -> Iterator[Server]:
+def make_server(tmp_path: Path, **env: str) -> Generator[Server, None, None]:
     defaults = {
         "SEFODE_BOT_DELAY_S": "0.05",
         "SEFODE_BOT_THINK_MS": "20",
@@ -135,7 +135,23 @@ def make_server(tmp_path: Path, **env: str) -> Iterator[Server]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
+    """A fresh server and an empty database for one test: for tests that kill or restart the server, or that count
+    what the whole database holds (the leaderboard's ranks, the lobby's rooms)."""
     yield from make_server(tmp_path)
+
+
+SHARED_LIMITS = '{"sessions_burst": 1e9, "rooms_burst": 1e9}'
+"""The shared server serves every test of a worker from 127.0.0.1: the per-address session and room creation limits
+would refuse the later tests' guests. The other limits (messages, connections, login and password failures) stay."""
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the whole session of a worker (with pytest-xdist, one per worker), started once. For tests that
+    neither stop it nor depend on what other tests left in its database: each test makes its own guests, rooms and
+    matches, uses unique usernames, and looks only at those (never "the lobby is empty", "Ana is 22nd"). Tests that
+    kill or restart the server, change its settings or need an empty database use ``server``."""
+    yield from make_server(tmp_path_factory.mktemp("shared-server"), SEFODE_LIMITS=SHARED_LIMITS)
 
 
 @pytest.fixture(scope="session")

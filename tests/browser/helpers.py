@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import json
 import random
 import re
+import secrets
+import threading
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocket, WebSocketRoute, expect
+
+from sefode.client import Client as SdkClient
+from sefode.client import State
 
 from .conftest import DESKTOP, MOBILE
 
@@ -52,9 +60,17 @@ class Client:
 
 
 def open_client(
-    browser: Browser, base_url: str, viewport: ViewportSize = MOBILE, record_frames: bool = False
+    browser: Browser,
+    base_url: str,
+    viewport: ViewportSize = MOBILE,
+    record_frames: bool = False,
+    reduced_motion: bool = False,
 ) -> Client:
-    context = browser.new_context(viewport=viewport, base_url=base_url, locale="pt-BR")
+    """``reduced_motion``: the page is told the player prefers less motion (a finished trick stays 0.4 s on the felt
+    instead of 1.45 s, with no slide), for tests that watch many tricks go by."""
+    context = browser.new_context(
+        viewport=viewport, base_url=base_url, locale="pt-BR", reduced_motion="reduce" if reduced_motion else None
+    )
     page = context.new_page()
     client = Client(context, page)
     page.on("pageerror", lambda error: client.errors.append(str(error)))
@@ -144,6 +160,53 @@ def take_turn(page: Page, rng: random.Random, kind: str) -> None:
     )
 
 
+TURN = """() => {
+  const table = document.querySelector('[data-testid=table]');
+  const seat = (what) => {
+    const el = table && table.querySelector(`.seat.${what}[data-seat]`);
+    return el ? Number(el.dataset.seat) : null;
+  };
+  return {
+    over: Boolean(document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')),
+    version: table ? Number(table.dataset.version) : -1,
+    turn: seat('turn'),
+    mine: seat('mine'),
+  };
+}"""
+"""What one page shows: the match's end, the table's version, whose turn it is and which seat is this page's."""
+
+OVER = "() => Boolean(document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]'))"
+"""The page shows the match's end (its placements)."""
+
+MOVED_ON = """(v) => {
+  if (document.querySelector('[data-testid=end-overlay]:not([hidden]) [data-testid=placements]')) return true;
+  const t = document.querySelector('[data-testid=table]');
+  return !t || Number(t.dataset.version) !== v;
+}"""
+"""The page shows a newer state than version ``v``, or the match's end."""
+
+
+def wait_for_a_turn(players: Sequence[Client], actionable: str = ACTIONABLE) -> None:
+    """Wait, without polling, until one of these pages may have a decision to offer: the most advanced page says
+    whose turn it is; if it is one of these players, wait on that player's page until ``actionable`` (a function
+    of the page answering null while there is nothing to do) answers; otherwise (a bot's or an outside player's turn,
+    a hand being dealt, the end) wait on that page for the next state or the end, then on every other page for the
+    end."""
+    states: list[dict[str, Any]] = [client.page.evaluate(TURN) for client in players]
+    ahead = max(range(len(players)), key=lambda k: (states[k]["over"], states[k]["version"]))
+    if states[ahead]["over"]:
+        for client, state in zip(players, states, strict=True):
+            if not state["over"]:
+                client.page.wait_for_function(OVER, timeout=TURN_TIMEOUT_MS)
+        return
+    seat_of = {state["mine"]: k for k, state in enumerate(states) if state["mine"] is not None}
+    mover = seat_of.get(states[ahead]["turn"])
+    if mover is None:
+        players[ahead].page.wait_for_function(MOVED_ON, arg=states[ahead]["version"], timeout=TURN_TIMEOUT_MS)
+    else:
+        players[mover].page.wait_for_function(actionable, timeout=TURN_TIMEOUT_MS)
+
+
 def play_until_over(players: Sequence[Client], rng: random.Random, max_decisions: int = 600) -> int:
     """Every human takes their turns (random legal bids and cards) until all their pages show the match's end.
     Returns how many decisions the humans took."""
@@ -160,7 +223,7 @@ def play_until_over(players: Sequence[Client], rng: random.Random, max_decisions
                 acted = True
                 break
         if not acted:
-            players[0].page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+            wait_for_a_turn(players)
         assert decisions < max_decisions, "the match should end"
 
 
@@ -177,6 +240,11 @@ def create_invite_room(page: Page, owner: str, name: str, players: int, lives: i
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("room-page")).to_be_visible()
     return page.get_by_test_id("invite-link").input_value()
+
+
+def unique(prefix: str) -> str:
+    """A username no other test on a shared server takes: ``prefix`` and 8 random hex digits."""
+    return f"{prefix}_{secrets.token_hex(4)}"
 
 
 def api(url: str, method: str, token: str | None = None, body: Any = None) -> Any:
@@ -235,3 +303,74 @@ def solo_start_at(page: Page, point: dict[str, Any]) -> None:
         route.continue_(post_data=json.dumps({**body, "start": point}))
 
     page.route("**/api/solo", add_start)
+
+
+class ProtocolSeats:
+    """Players whose seats are played through the WebSocket protocol (``sefode.client``, random legal actions, as
+    ``examples/bots/random_bot.py`` plays) instead of by clicks, from an event loop in a thread of its own (Playwright's
+    sync API holds the test thread's loop). Each plays with its player's token (the player's page, if open, keeps
+    showing the table: a player may hold several connections), in every match of the room until ``stop()``.
+
+    While held (``hold()``, or ``held=True``), the seats take no decision: the pages can be looked at before the match
+    runs to its end; ``release()`` lets them play on."""
+
+    def __init__(
+        self, url: str, tokens: Sequence[str], room_id: str, seed: int, held: bool = False, invite: str | None = None
+    ) -> None:
+        """``invite``: the room's invite token (for an invite-only room)."""
+        self.invite = invite
+        self.go = asyncio.Event()
+        if not held:
+            self.go.set()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.url = url
+        self.room_id = room_id
+        self.tasks = [
+            asyncio.run_coroutine_threadsafe(self._play(token, random.Random(seed + k)), self.loop)
+            for k, token in enumerate(tokens)
+        ]
+
+    async def _play(self, token: str, rng: random.Random) -> None:
+        async def decide(state: State) -> dict[str, Any]:
+            await self.go.wait()
+            return dict(rng.choice(state.legal).action)
+
+        async with SdkClient(self.url, token) as client:
+            await client.join(self.room_id, invite=self.invite)
+            await client.play(decide, until_match_end=False)
+
+    def _on_loop(self, switch: Callable[[], None]) -> None:
+        async def call() -> None:
+            switch()
+
+        asyncio.run_coroutine_threadsafe(call(), self.loop).result(timeout=20)
+
+    def hold(self) -> None:
+        self._on_loop(self.go.clear)
+
+    def release(self) -> None:
+        self._on_loop(self.go.set)
+
+    def check(self) -> None:
+        """Raise what made a player stop, if one did."""
+        for task in self.tasks:
+            if task.done() and not task.cancelled():
+                task.result()
+
+    def stop(self) -> None:
+        self.check()
+
+        async def cancel() -> None:
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+
+        asyncio.run_coroutine_threadsafe(cancel(), self.loop).result(timeout=20)
+        for task in self.tasks:
+            with contextlib.suppress(concurrent.futures.CancelledError):
+                task.result(timeout=20)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=20)
+        self.loop.close()

@@ -18,7 +18,7 @@ from sefode.accounts import tables as acct
 from sefode.store import Store
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import open_client, shoot, wait_ready
+from .helpers import api, open_client, shoot, unique, wait_ready
 
 STATIC = Path(__file__).resolve().parents[2] / "sefode" / "web" / "static"
 PT: dict[str, str] = json.loads((STATIC / "i18n" / "pt-BR.json").read_text(encoding="utf-8"))
@@ -88,9 +88,12 @@ def _login(page: Page, username: str, password: str) -> None:
     page.get_by_test_id("login-submit").click()
 
 
-def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboard_shows_them(
+def test_guest_registers_keeps_medals_logs_out_in_renames_and_deletes_the_account(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
+    """The account pages from a guest's first medals to the account's deletion (the leaderboard's part is the next
+    test's). A fresh server: the failed logins from this address must be this test's own."""
+    username = unique("ana").lower()
     ana = open_client(browser, server.url, MOBILE)
     page = ana.page
     page.goto("/")
@@ -98,15 +101,8 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     # A guest, the way the home page makes one (nickname, then a session).
     guest = page.evaluate("async () => (await import('/static/js/api.js')).ensureSession('Ana')")
     guest_id = str(guest["player_id"])
-    # The guest already earned medals: 1 gold, 1 bronze. 21 players have more, 3 have fewer: Ana is 22nd.
+    # The guest already earned medals: 1 gold, 1 bronze.
     _give_medals(server, guest_id, gold=1, bronze=1)
-    stronger = [_new_guest(server, f"Forte {k:02d}") for k in range(21)]
-    for k, pid in enumerate(stronger):
-        _give_medals(server, pid, gold=2, silver=k % 3)
-    weaker = [_new_guest(server, f"Fraco {k}") for k in range(3)]
-    for pid in weaker:
-        _give_medals(server, pid, silver=1)
-    _give_trophy(server, weaker[0], "tour-1")
 
     # The account page of a guest: medals so far, and the register form that keeps them.
     page.get_by_test_id("nav-account").click()
@@ -118,13 +114,11 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     page.get_by_test_id("register-password").fill("senha-boa-123")
     page.get_by_test_id("register-submit").click()
     expect(page.get_by_test_id("register-error")).to_have_text(PT["acct.err_bad_username"])
-    page.get_by_test_id("register-username").fill("ana_maria")
+    page.get_by_test_id("register-username").fill(username)
     page.get_by_test_id("register-submit").click()
-    expect(page.get_by_test_id("account-kind")).to_have_text(
-        PT["acct.registered_as"].replace("{username}", "ana_maria")
-    )
+    expect(page.get_by_test_id("account-kind")).to_have_text(PT["acct.registered_as"].replace("{username}", username))
     me = _api_me(page)
-    assert me["player_id"] == guest_id and me["registered"] is True and me["username"] == "ana_maria"
+    assert me["player_id"] == guest_id and me["registered"] is True and me["username"] == username
     assert me["medals"] == {"gold": 1, "silver": 0, "bronze": 1}
     expect(page.get_by_test_id("account-medals-gold")).to_have_text("1")
     expect(page.get_by_test_id("register-form")).to_have_count(0)
@@ -138,11 +132,11 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     expect(page.get_by_test_id("me-name")).to_have_text("")
 
     # A wrong password is refused with the catalogue's message; the right one logs in as the same player.
-    _login(page, "ana_maria", "senha-errada-0")
+    _login(page, username, "senha-errada-0")
     expect(page.get_by_test_id("login-error")).to_have_text(PT["acct.err_bad_credentials"])
     snap(page, artifacts, "03-bad-login")
-    _login(page, "ANA_MARIA", "senha-boa-123")
-    expect(page.get_by_test_id("account-kind")).to_contain_text("ana_maria")
+    _login(page, username.upper(), "senha-boa-123")
+    expect(page.get_by_test_id("account-kind")).to_contain_text(username)
     assert _api_me(page)["player_id"] == guest_id
     expect(page.get_by_test_id("me-name")).to_contain_text("Ana")
 
@@ -159,7 +153,7 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     opage.goto("/")
     wait_ready(opage)
     opage.get_by_test_id("nav-account").click()
-    _login(opage, "ana_maria", "senha-boa-123")
+    _login(opage, username, "senha-boa-123")
     expect(opage.get_by_test_id("account-name")).to_have_text("Ana Maria")
     page.get_by_test_id("logout-all").click()
     page.get_by_test_id("confirm-ok").click()
@@ -169,8 +163,63 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     expect(opage.get_by_test_id("login-form")).to_be_visible()
     expect(opage.get_by_test_id("account-summary")).to_have_count(0)
     assert opage.evaluate("() => localStorage.getItem('sefode.token')") is None
-    _login(page, "ana_maria", "senha-boa-123")
+    _login(page, username, "senha-boa-123")
     expect(page.get_by_test_id("account-name")).to_have_text("Ana Maria")
+
+    # The player's own profile from the account page: medals, no trophy, no finished match.
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("account-profile-link").click()
+    expect(page.get_by_test_id("profile-name")).to_contain_text("Ana Maria")
+    expect(page.get_by_test_id("profile-medals-gold")).to_have_text("1")
+    expect(page.get_by_test_id("profile-no-trophies")).to_be_visible()
+    snap(page, artifacts, "06-profile")
+
+    # Deleting the account (password, then the confirm dialog) signs out and takes Ana off the leaderboard.
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("delete-password").fill("senha-boa-123")
+    page.get_by_test_id("delete-submit").click()
+    page.get_by_test_id("confirm-ok").click()
+    expect(page.get_by_test_id("login-form")).to_be_visible()
+    # The deleted player's profile shows the catalogue's anonymous name.
+    page.evaluate(
+        f"() => {{ history.pushState({{}}, '', '/players/{guest_id}'); dispatchEvent(new PopStateEvent('popstate')); }}"
+    )
+    expect(page.get_by_test_id("profile-name")).to_have_text(PT["acct.anonymous"])
+
+    assert ana.errors == [] and other.errors == []
+    ana.close()
+    other.close()
+
+
+def test_the_leaderboard_ranks_by_medals_in_pages_shows_me_lists_trophies_and_forgets_a_deleted_account(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    """A registered player, 21 players with more medals and 3 with fewer, one of them a trophy holder (on a fresh
+    server: the ranks count every player in its database)."""
+    ana = open_client(browser, server.url, MOBILE)
+    page = ana.page
+    page.goto("/")
+    wait_ready(page)
+    # A guest, the way the home page makes one (nickname, then a session).
+    guest = page.evaluate("async () => (await import('/static/js/api.js')).ensureSession('Ana Maria')")
+    guest_id = str(guest["player_id"])
+    # The guest already earned medals: 1 gold, 1 bronze. 21 players have more, 3 have fewer: Ana is 22nd.
+    _give_medals(server, guest_id, gold=1, bronze=1)
+    stronger = [_new_guest(server, f"Forte {k:02d}") for k in range(21)]
+    for k, pid in enumerate(stronger):
+        _give_medals(server, pid, gold=2, silver=k % 3)
+    weaker = [_new_guest(server, f"Fraco {k}") for k in range(3)]
+    for pid in weaker:
+        _give_medals(server, pid, silver=1)
+    _give_trophy(server, weaker[0], "tour-1")
+    # Ana registers from the account page.
+    page.get_by_test_id("nav-account").click()
+    page.get_by_test_id("register-username").fill("ana_maria")
+    page.get_by_test_id("register-password").fill("senha-boa-123")
+    page.get_by_test_id("register-submit").click()
+    expect(page.get_by_test_id("account-kind")).to_have_text(
+        PT["acct.registered_as"].replace("{username}", "ana_maria")
+    )
 
     # The leaderboard: gold first, then silver; 20 a page; Ana (22nd) is on page 2.
     page.get_by_test_id("nav-leaderboard").click()
@@ -202,23 +251,6 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     expect(page.get_by_test_id(f"lb-row-{weaker[0]}")).to_contain_text("Fraco 0")
     assert page.get_by_test_id(f"lb-row-{weaker[0]}").locator("td").all_inner_texts()[2] == "1"
 
-    # The player's own profile from the account page: medals, no trophy, no finished match.
-    page.get_by_test_id("nav-account").click()
-    page.get_by_test_id("account-profile-link").click()
-    expect(page.get_by_test_id("profile-name")).to_contain_text("Ana Maria")
-    expect(page.get_by_test_id("profile-medals-gold")).to_have_text("1")
-    expect(page.get_by_test_id("profile-no-trophies")).to_be_visible()
-    snap(page, artifacts, "06-profile")
-
-    # The other browser: five wrong passwords, then even the right one is refused for a while (rate limit).
-    for k in range(5):
-        _login(opage, "ana_maria", f"nao-e-essa-{k}")
-        expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_bad_credentials"])
-        expect(opage.get_by_test_id("login-submit")).to_be_enabled()
-    _login(opage, "ana_maria", "senha-boa-123")
-    expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_rate_limited"])
-    snap(opage, artifacts, "07-rate-limited")
-
     # Deleting the account (password, then the confirm dialog) signs out and takes Ana off the leaderboard.
     page.get_by_test_id("nav-account").click()
     page.get_by_test_id("delete-password").fill("senha-boa-123")
@@ -230,14 +262,39 @@ def test_guest_registers_keeps_medals_logs_out_in_and_renames_and_the_leaderboar
     page.get_by_test_id("lb-next").click()
     expect(page.get_by_test_id(f"lb-row-{weaker[1]}")).to_be_visible()
     expect(page.get_by_test_id(f"lb-row-{guest_id}")).to_have_count(0)
-    # The deleted player's profile shows the catalogue's anonymous name.
-    page.evaluate(
-        f"() => {{ history.pushState({{}}, '', '/players/{guest_id}'); dispatchEvent(new PopStateEvent('popstate')); }}"
-    )
-    expect(page.get_by_test_id("profile-name")).to_have_text(PT["acct.anonymous"])
 
-    assert ana.errors == [] and other.errors == []
+    assert ana.errors == []
     ana.close()
+
+
+def test_five_wrong_passwords_and_even_the_right_one_is_refused_for_a_while(
+    browser: Browser, server: Server, artifacts: Path
+) -> None:
+    """The login rate limit, from a browser that is not the account's (a fresh server: the failed logins from this
+    address must be this test's own)."""
+    username = unique("ana").lower()
+    guest = api(f"{server.url}/api/session", "POST", body={"name": "Ana"})
+    api(
+        f"{server.url}/api/account/register",
+        "POST",
+        guest["token"],
+        {"username": username, "password": "senha-boa-123"},
+    )
+    other = open_client(browser, server.url, DESKTOP)
+    opage = other.page
+    opage.goto("/account")
+    wait_ready(opage)
+    expect(opage.get_by_test_id("login-form")).to_be_visible()
+    # Five wrong passwords, then even the right one is refused for a while (rate limit).
+    for k in range(5):
+        _login(opage, username, f"nao-e-essa-{k}")
+        expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_bad_credentials"])
+        expect(opage.get_by_test_id("login-submit")).to_be_enabled()
+    _login(opage, username, "senha-boa-123")
+    expect(opage.get_by_test_id("login-error")).to_have_text(PT["acct.err_rate_limited"])
+    snap(opage, artifacts, "07-rate-limited")
+
+    assert other.errors == []
     other.close()
 
 

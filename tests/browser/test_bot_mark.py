@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, ViewportSize, expect
 from websockets.sync.client import connect
 
 from .conftest import DESKTOP, MOBILE, ROOT, Server
-from .helpers import api, catalogue, open_client, play_until_over, shoot, wait_ready
+from .helpers import api, catalogue, open_client, play_until_over, shoot, unique, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 RANDOM_BOT = ROOT / "examples" / "bots" / "random_bot.py"
@@ -31,14 +31,15 @@ def _marked(name: str) -> str:
 
 
 def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
+    server = shared_server
     guest = api(f"{server.url}/api/session", "POST", body={"name": "Ana"})
     owner = api(
         f"{server.url}/api/account/register",
         "POST",
         guest["token"],
-        {"username": "ana", "password": "correct horse"},
+        {"username": unique("ana"), "password": "correct horse"},
     )
     token = owner["token"]
     bot = api(f"{server.url}/api/account/bots", "POST", token, {"name": "Robô"})
@@ -50,7 +51,7 @@ def test_an_outside_bot_is_marked_in_the_lobby_the_table_the_end_and_the_replay(
     )
     room_id = room["room_id"]
 
-    client = open_client(browser, server.url, MOBILE)
+    client = open_client(browser, server.url, MOBILE, reduced_motion=True)  # shorter trick pauses
     page = client.page
     page.goto("/")
     wait_ready(page)

@@ -26,6 +26,7 @@ from .helpers import (
     shoot,
     start_at,
     table_version,
+    wait_for_a_turn,
     wait_ready,
 )
 
@@ -264,7 +265,7 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
             acted = True
             break
         if not acted:
-            page.wait_for_timeout(50)  # polling the pages for whose turn it is (not an assertion)
+            wait_for_a_turn(clients, KING_ACTIONABLE)
         assert decisions < 80, "one hand has at most 2 choices and 52 plays"
     assert players == {0, 1, 2, 3}, "each human played the last trick from their own page"
     totals = {-650, -480, -400, -390, -360, -320, -800, 650, 800}

@@ -16,7 +16,7 @@ from sefode.client import Client as SdkClient
 from sefode.client import RoomUpdate, ServerError
 
 from .conftest import MOBILE, Server
-from .helpers import api, catalogue, open_client, shoot, wait_ready
+from .helpers import api, catalogue, open_client, shoot, unique, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 WIDE: ViewportSize = {"width": 1366, "height": 800}
@@ -59,11 +59,15 @@ def _create_room(page: Page, name: str, outside_bots: bool) -> str:
 
 
 def test_the_owner_lets_outside_bots_sit_or_not_from_the_create_form(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
+    server = shared_server
     guest = api(f"{server.url}/api/session", "POST", body={"name": "Bia"})
     maker = api(
-        f"{server.url}/api/account/register", "POST", guest["token"], {"username": "bia", "password": "correct horse"}
+        f"{server.url}/api/account/register",
+        "POST",
+        guest["token"],
+        {"username": unique("bia"), "password": "correct horse"},
     )
     bot = api(f"{server.url}/api/account/bots", "POST", maker["token"], {"name": "Robô"})
 

@@ -27,9 +27,11 @@ def _solo_until_my_turn_in_a_normal_hand(page: Page, rng: random.Random) -> str:
     raise AssertionError("no hand of two or more cards came")
 
 
-def test_reload_mid_hand_returns_the_player_to_their_seat(browser: Browser, server: Server, artifacts: Path) -> None:
+def test_reload_mid_hand_returns_the_player_to_their_seat(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
     rng = random.Random(11)
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url, reduced_motion=True)  # shorter trick pauses on the way
     page = client.page
     kind = _solo_until_my_turn_in_a_normal_hand(page, rng)
     before_version = table_version(page)
@@ -57,7 +59,7 @@ def test_server_killed_mid_hand_resumes_and_the_page_reconnects_by_itself(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:
     rng = random.Random(5)
-    client = open_client(browser, server.url)
+    client = open_client(browser, server.url, reduced_motion=True)  # shorter trick pauses on the way
     page = client.page
     kind = _solo_until_my_turn_in_a_normal_hand(page, rng)
     before_version = table_version(page)

@@ -17,7 +17,11 @@ from .test_table_layout import DRIVE, _solo
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PT = catalogue("pt-BR")
-NEWER = "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) !== v"
+NEWER = """(v) => {
+  // A newer state, or no table any more (the match's end may draw the room in its place).
+  const table = document.querySelector('[data-testid=table]');
+  return !table || Number(table.dataset.version) !== v;
+}"""
 EN = catalogue("en")
 WATCH_FOCUS = """() => {
   window.__lostFocus = [];
@@ -105,9 +109,10 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
 
 
 def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_stays_clean(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    client = open_client(browser, server.url)
+    # Less motion: a taken trick stays 0.4 s on the felt, as for a player who asks for it (a whole match of them).
+    client = open_client(browser, shared_server.url, reduced_motion=True)
     page = client.page
     noise: list[str] = []
 
@@ -130,6 +135,15 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
     # Keyboard only from here: the nickname, then Tab to the solo button and Enter.
     page.get_by_test_id("nickname").focus()
     page.keyboard.type("Teclado")
+    # A short match (2 lives, hands of at most 3 cards): the "more options" box opened and filled from the keyboard.
+    page.get_by_test_id("solo-more-options").locator("summary").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("solo-lives")).to_be_visible()
+    for field, value in (("solo-lives", "2"), ("solo-max-cards", "3")):
+        page.get_by_test_id(field).focus()
+        page.keyboard.press("ControlOrMeta+A")
+        page.keyboard.type(value)
+        expect(page.get_by_test_id(field)).to_have_value(value)
     page.get_by_test_id("solo-start").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("table")).to_be_visible()
@@ -208,9 +222,9 @@ def test_chat_survives_a_reload_and_a_server_restart(browser: Browser, server: S
 
 
 def test_unknown_paths_missing_rooms_and_bad_invites_get_a_not_found_page_in_the_page_language(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     response = page.goto("/no/such/page")
     assert response is not None and response.status == 404
@@ -242,8 +256,8 @@ def test_unknown_paths_missing_rooms_and_bad_invites_get_a_not_found_page_in_the
     client.close()
 
 
-def test_the_web_app_manifest_and_icons_are_linked_and_served(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_the_web_app_manifest_and_icons_are_linked_and_served(browser: Browser, shared_server: Server) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -264,8 +278,8 @@ def test_the_web_app_manifest_and_icons_are_linked_and_served(browser: Browser, 
     client.close()
 
 
-def test_turn_alerts_title_announcement_and_a_remembered_sound_switch(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_turn_alerts_title_announcement_and_a_remembered_sound_switch(browser: Browser, shared_server: Server) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     _solo(page, bots=1, lives=3, max_cards=3)
     wait_actionable(page)

@@ -135,7 +135,7 @@ def test_no_text_on_the_table_is_under_12px_on_a_phone(browser: Browser, server:
     assert page.evaluate(SMALL_TEXT) == []
     # At 130% font size the seats do not overlap each other.
     page.evaluate("() => { document.documentElement.style.fontSize = '130%'; }")
-    page.wait_for_timeout(100)  # layout settles (not an assertion)
+    page.evaluate(SETTLED)  # the layout after the change, not a guess at how long it takes
     page.screenshot(path=str(artifacts / "eight-130pct-360x740.png"))
     overlaps = page.evaluate(
         """() => {

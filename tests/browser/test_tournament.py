@@ -1,22 +1,38 @@
-"""Browser test: five humans, each in their own browser, play a 3-match tournament in one room through the page.
-Between matches every player sees the standings; at the end the champion, the medals, the trophy and the
-leaderboard are what a visitor (a sixth, anonymous browser) sees, and the replay viewer shows each match's hands
-as the engine's own replay (``sefode replay``) reports them."""
+"""Browser tests of a 3-match tournament in one room. Five players join an invite-only room through their own pages and
+the owner declares the tournament; their pages follow the matches (played through the protocol with each player's
+session) and show the standings after each one, then the champion. A visitor (an anonymous browser) sees the medals,
+the trophy and the leaderboard, and the replay viewer shows each match's hands as the engine's own replay
+(``sefode replay``) reports them."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-import time
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from sefode.client import Client as SdkClient
+from sefode.client import MatchEnd, RoomUpdate, State, create_guest
 from sefode.history import replay
 
-from .conftest import DESKTOP, MOBILE, Server
-from .helpers import Client, catalogue, create_invite_room, open_client, play_until_over, shoot, wait_ready
+from .conftest import DESKTOP, MOBILE, Server, make_server
+from .helpers import (
+    Client,
+    ProtocolSeats,
+    api,
+    catalogue,
+    create_invite_room,
+    open_client,
+    shoot,
+    wait_ready,
+)
 
 PT: dict[str, str] = catalogue("pt-BR")
 """The page's catalogue merged with the games' (the replay's bid and trick texts are Fodinha's)."""
@@ -50,19 +66,13 @@ def _points(placements: list[int]) -> list[int]:
     return [sum(1 for other in placements if other > place) for place in placements]
 
 
-def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_medals_trophy_and_replays(
-    browser: Browser, server: Server, artifacts: Path
+def test_five_players_join_an_invite_room_through_their_pages_and_only_the_owner_declares_a_tournament(
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    rng = random.Random(5)
-    clients = [
-        open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, record_frames=(k == 0)) for k in range(5)
-    ]
-    ana = clients[0]
-    page = ana.page
-
+    clients = [open_client(browser, shared_server.url, DESKTOP if k == 0 else MOBILE) for k in range(5)]
+    page = clients[0].page
     # Ana opens an invite-only room for five: 2 lives, at most 3 cards, short matches.
     invite_url = create_invite_room(page, "Ana", "Copa da vila", players=5)
-    room_id = page.url.rsplit("/", 1)[1]
     for seat in range(1, 5):
         _join_by_invite(clients[seat], invite_url, NAMES[seat], seat)
     # Only the owner, before the first match, may declare the tournament.
@@ -73,28 +83,108 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
     )
     expect(page.get_by_test_id("tour-declare")).to_have_count(0)
     snap(page, artifacts, "01-declared")
+    for client in clients:
+        assert client.errors == []
+        client.close()
 
-    placements: list[list[int]] = []
-    match_ids: list[str] = []
-    for number in (1, 2, 3):
-        page.get_by_test_id("start-match").click()
+
+SHORT = {"players": 5, "lives": 1, "max_cards": 2}
+"""The shortest matches for five: 1 life, at most 2 cards (the replay checks want longer ones)."""
+
+
+def _open_pages(browser: Browser, server: Server, played: Played) -> list[Client]:
+    """Each seated player's page opens the room with the player's session (set before the page's own scripts run);
+    the five load side by side."""
+    clients: list[Client] = []
+    for k, token in enumerate(played.tokens):
+        client = open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True)
+        clients.append(client)
+        client.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(token)})")
+        client.page.goto(f"/room/{played.room_id}", wait_until="commit")
+    for client in clients:
+        wait_ready(client.page)
+    for seat, name in enumerate(NAMES):
+        expect(clients[0].page.get_by_test_id(f"seat-row-{seat}")).to_contain_text(name)
+    return clients
+
+
+def _follow_match(clients: list[Client], seats: ProtocolSeats, number: int, artifacts: Path) -> tuple[list[int], str]:
+    """The owner starts match ``number`` on the page; every page shows the table, the end with the placements the
+    engine's replay of the history gives, then, back in the room, the standings after this match."""
+    page = clients[0].page
+    page.get_by_test_id("start-match").click()
+    for client in clients:
+        expect(client.page.get_by_test_id("table")).to_be_visible()
+    seats.release()
+    for client in clients:
+        expect(client.page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
+    seats.hold()
+    href = page.get_by_test_id("end-overlay").get_by_test_id("download-history").get_attribute("href")
+    assert href and href.startswith("/api/matches/") and href.endswith("/history")
+    result = replay(json.loads(page.request.get(href).text())).result()
+    assert result["error"] is None and result["over"] is True
+    placements = [int(p) for p in result["placements"]]
+    for client in clients:
+        overlay = client.page.get_by_test_id("end-overlay")
+        for seat, place in enumerate(placements):
+            expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
+                PT["end.place_n"].replace("{n}", str(place))
+            )
+        client.page.get_by_test_id("end-close").click()
+        expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", str(number))
+    snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+    return placements, href.split("/")[3]
+
+
+def test_five_players_pages_follow_the_first_two_tournament_matches_and_show_the_standings_after_each(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Five players seated in a room declared a 3-match tournament follow it through their pages. Their seats are
+    played through the protocol (random legal actions from each player's own session), so that the matches last no
+    longer than the pages take to draw them; joining by invite and declaring through the page is the test above,
+    playing by clicking the other tests' part (test_private_room, test_solo, test_bot_mark...)."""
+    played = _played(shared_server.url, SHORT, 0)
+    seats = ProtocolSeats(shared_server.url, played.tokens, played.room_id, seed=50, held=True, invite=played.invite)
+    clients: list[Client] = []
+    try:
+        clients = _open_pages(browser, shared_server, played)
+        expect(clients[0].page.get_by_test_id("tour-status")).to_have_text(
+            PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
+        )
+        for number in (1, 2):
+            _follow_match(clients, seats, number, artifacts)
+    finally:
+        seats.stop()
+    for client in clients:
+        assert client.errors == []
+        client.close()
+
+
+def test_five_players_pages_follow_the_last_tournament_match_and_show_the_final_standings_and_champion(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """The first two matches are played through the protocol before the pages open; they follow the third."""
+    played = _played(shared_server.url, SHORT, 2)
+    seats = ProtocolSeats(shared_server.url, played.tokens, played.room_id, seed=51, held=True, invite=played.invite)
+    clients: list[Client] = []
+    try:
+        clients = _open_pages(browser, shared_server, played)
+        page = clients[0].page
+        # Opened after the second match, each page shows that match's end first, then the standings after it.
         for client in clients:
-            expect(client.page.get_by_test_id("table")).to_be_visible()
-        play_until_over(clients, rng)
-        # The page may show the end before the recorded frame reaches this side: let Playwright deliver it.
-        deadline = time.monotonic() + 30
-        while len(ends := [f for f in ana.frames if f.get("type") == "match_end"]) < number:
-            assert time.monotonic() < deadline, f"no match_end frame for match {number}"
-            page.wait_for_timeout(100)
-        assert len(ends) == number
-        placements.append([int(p) for p in ends[-1]["placements"]])
-        match_ids.append(str(ends[-1]["match_id"]))
-        # Back in the room every player sees the standings after this match.
-        for client in clients:
+            overlay = client.page.get_by_test_id("end-overlay")
+            for seat, place in enumerate(played.placements[-1]):
+                expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
+                    PT["end.place_n"].replace("{n}", str(place))
+                )
             client.page.get_by_test_id("end-close").click()
-            standings = client.page.get_by_test_id("tour-standings")
-            expect(standings).to_have_attribute("data-played", str(number))
-        snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+            expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", "2")
+        last, match_id = _follow_match(clients, seats, 3, artifacts)
+    finally:
+        seats.stop()
+    placements = [*played.placements, last]
+    match_ids = [*played.match_ids, match_id]
+    room_id = played.room_id
 
     # The standings the page shows are the server's, and follow the points rule match by match.
     data: dict[str, Any] = json.loads(page.request.get(f"/api/rooms/{room_id}/tournament").text())
@@ -121,8 +211,129 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
     expect(page.get_by_test_id("tour-champion")).to_contain_text(champions[0])
     snap(page, artifacts, "03-champion")
 
+    for client in clients:
+        assert client.errors == []
+        client.close()
+
+
+@dataclass
+class Finished:
+    """A 3-match tournament of five guests played to its end through the protocol on a server of its own."""
+
+    server: Server
+    ids: dict[str, str]
+    placements: list[list[int]]
+    match_ids: list[str]
+    champions: list[str]
+
+
+@dataclass
+class Played:
+    """A room for five declared a 3-match tournament, every seat taken, and the matches played so far."""
+
+    room_id: str
+    invite: str
+    tokens: list[str]
+    ids: dict[str, str]
+    placements: list[list[int]]
+    match_ids: list[str]
+
+
+async def _play_tournament(url: str, options: dict[str, Any], play: int) -> Played:
+    """Five guests sit in an invite-only room for five declared a 3-match tournament; the owner starts a match when
+    the last one is over, ``play`` of them; every seat plays random legal actions. Returns with the room waiting."""
+    guests = [await create_guest(url, name) for name in NAMES]
+    owner_token = guests[0][0]
+    body = {"name": "Copa da vila", "options": options, "visibility": "invite"}
+    room = await asyncio.to_thread(api, f"{url}/api/rooms", "POST", owner_token, body)
+    room_id, invite = str(room["room_id"]), str(room["invite_token"])
+    await asyncio.to_thread(api, f"{url}/api/rooms/{room_id}/tournament", "POST", owner_token, {"matches": 3})
+    rng = random.Random(5)
+
+    def decide(state: State) -> dict[str, Any]:
+        return dict(rng.choice(state.legal).action)
+
+    async def seat(token: str, k: int) -> None:
+        async with SdkClient(url, token) as client:
+            await client.join(room_id, invite=invite)
+            await client.sit(k)
+            await client.play(decide, until_match_end=False)
+
+    players = [asyncio.create_task(seat(token, k)) for k, (token, _) in enumerate(guests) if k]
+    ends: list[MatchEnd] = []
+    started = 0
+    try:
+        async with SdkClient(url, owner_token) as owner:
+            await owner.join(room_id)
+            await owner.sit(0)
+            async for event in owner.events():
+                for task in players:
+                    if task.done():
+                        task.result()
+                if isinstance(event, State) and event.my_turn:
+                    await owner.act(decide(event), event)
+                elif isinstance(event, MatchEnd):
+                    ends.append(event)
+                if isinstance(event, (RoomUpdate, MatchEnd)):
+                    room = owner.room or {}
+                    seated = all(s.get("player_id") for s in room.get("seats", []))
+                    if seated and room.get("status") == "waiting" and started == len(ends):
+                        if started == play:
+                            break
+                        started += 1
+                        await owner.start()
+    finally:
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+    ids = {name: player_id for name, (_, player_id) in zip(NAMES, guests, strict=True)}
+    tokens = [token for token, _ in guests]
+    return Played(room_id, invite, tokens, ids, [list(e.placements) for e in ends], [e.match_id for e in ends])
+
+
+def _played(url: str, options: dict[str, Any], play: int) -> Played:
+    """``_play_tournament`` on an event loop of its own thread (Playwright's sync API may hold this thread's)."""
+    out: list[Played] = []
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(asyncio.wait_for(_play_tournament(url, options, play), 120)))
+        except BaseException as err:
+            failed.append(err)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return out[0]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Finished]:
+    """The whole tournament (2 lives, at most 3 cards: every match has a hand of two cards), on a fresh server: the
+    trophy board then holds only its champions."""
+    servers = make_server(tmp_path_factory.mktemp("tournament"))
+    server = next(servers)
+    try:
+        played = _played(server.url, {"players": 5, "lives": 2, "max_cards": 3}, 3)
+        data: dict[str, Any] = api(f"{server.url}/api/rooms/{played.room_id}/tournament", "GET")
+        assert data["status"] == "finished" and data["match_ids"] == played.match_ids
+        champion_ids = {str(c["player_id"]) for c in data["champions"]}
+        champions = [name for name in NAMES if played.ids[name] in champion_ids]
+        assert champions
+        yield Finished(server, played.ids, played.placements, played.match_ids, champions)
+    finally:
+        servers.close()
+
+
+def test_a_visitor_sees_the_tournaments_medals_trophy_and_the_champions_profile(
+    browser: Browser, finished: Finished, artifacts: Path
+) -> None:
+    ids, placements, match_ids, champions = finished.ids, finished.placements, finished.match_ids, finished.champions
     # A visitor: no session at all. The leaderboard holds every medal won in the three valid matches.
-    visitor = open_client(browser, server.url, MOBILE)
+    visitor = open_client(browser, finished.server.url, MOBILE)
     vpage = visitor.page
     vpage.goto("/")
     wait_ready(vpage)
@@ -157,7 +368,19 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
             PT["prof.place_n"].replace("{n}", str(placements[k][seat]))
         )
     snap(vpage, artifacts, "05-champion-profile")
+    assert visitor.errors == []
+    visitor.close()
 
+
+def test_a_visitor_opens_each_tournament_match_from_the_champions_profile_and_sees_the_engines_replay(
+    browser: Browser, finished: Finished, artifacts: Path
+) -> None:
+    match_ids, champion = finished.match_ids, finished.champions[0]
+    visitor = open_client(browser, finished.server.url, MOBILE)
+    vpage = visitor.page
+    vpage.goto(f"/players/{finished.ids[champion]}")
+    wait_ready(vpage)
+    expect(vpage.get_by_test_id("profile-name")).to_contain_text(champion)
     total_compared = 0
     # Each match's replay shows the hands the engine's replay reports: every hand open (one-card hands included),
     # every trick's cards in order with its winner, every dealt card face up.
@@ -225,9 +448,8 @@ def test_five_humans_play_a_three_match_tournament_and_a_visitor_sees_standings_
         total_compared += compared
 
     assert total_compared >= 3
-    for client in [*clients, visitor]:
-        assert client.errors == []
-        client.close()
+    assert visitor.errors == []
+    visitor.close()
 
 
 def test_tournament_standings_say_ended_without_a_champion_when_abandoned(browser: Browser, server: Server) -> None:
