@@ -130,20 +130,19 @@ def test_a_server_error_on_start_leaves_the_room_between_matches(srv: LiveServer
     """Defect 1: ``start`` answered ``server/error … nothing was changed`` yet the match started."""
     room_id, (ana, _bia) = table(srv, ["Ana", "Bia"], {"players": 2})
     room = srv.hub.rooms[room_id]
-    store = srv.hub.store
-    real_save = store.save_room
     calls = {"n": 0}
 
     def failing_save(*args: Any) -> None:
         calls["n"] += 1
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(store, "save_room", failing_save)
+    # The room's write, as every room save makes it (through the fenced write path, sefode.server.hub).
+    monkeypatch.setattr("sefode.server.hub.save_room_on", failing_save)
     ana.send("start")
     answer = ana.wait_type("error")
     assert answer["code"] == "server/error" and calls["n"] == 1
     assert room.match is None and room.current_match is None and room.match_count == 0 and not room.playing
-    monkeypatch.setattr(store, "save_room", real_save)
+    monkeypatch.undo()
     ana.send("start")
     state = ana.wait_type("state")
     assert state["version"] == 0 and room.match_count == 1
@@ -409,7 +408,7 @@ def test_a_server_error_on_any_room_change_leaves_the_room_as_stored(srv: LiveSe
     def failing_save(*args: Any) -> None:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(srv.hub.store, "save_room", failing_save)
+    monkeypatch.setattr("sefode.server.hub.save_room_on", failing_save)  # every room save's write
     for kind, fields in (
         ("set_teams", {"teams": [{"name": "Outro"}]}),
         ("set_teams", {"draw": True}),
