@@ -11,6 +11,7 @@ import ast
 import os
 import re
 import subprocess
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +96,7 @@ def test_every_citation_of_docs_rulings_names_a_section_that_exists() -> None:
     assert not bad, "no such section in docs/rulings.md:\n" + "\n".join(bad)
 
 
+@cache  # a file is named by many rulings: parsed once
 def defined_tests(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {
