@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from start_points import first_seed, start_point
 
@@ -84,6 +85,7 @@ def _last_hand_human_chooses_trunfo() -> dict[str, Any]:
     return first_seed(find)
 
 
+@pytest.mark.slow
 def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:

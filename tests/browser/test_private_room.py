@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import DESKTOP, MOBILE, Server
@@ -34,6 +35,7 @@ def _join_by_invite(client: Client, invite_url: str, name: str) -> None:
     expect(page.get_by_test_id("room-name")).to_have_text("Mesa secreta")
 
 
+@pytest.mark.slow
 def test_invite_room_players_play_and_spectator_never_receives_hidden_cards(
     browser: Browser, server: Server, artifacts: Path
 ) -> None:

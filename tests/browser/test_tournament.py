@@ -136,6 +136,7 @@ def _follow_match(clients: list[Client], seats: ProtocolSeats, number: int, arti
     return placements, href.split("/")[3]
 
 
+@pytest.mark.slow
 def test_five_players_pages_follow_the_first_two_tournament_matches_and_show_the_standings_after_each(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
@@ -160,6 +161,7 @@ def test_five_players_pages_follow_the_first_two_tournament_matches_and_show_the
         client.close()
 
 
+@pytest.mark.slow
 def test_five_players_pages_follow_the_last_tournament_match_and_show_the_final_standings_and_champion(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:

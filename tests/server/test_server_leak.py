@@ -235,6 +235,7 @@ def play_batch(srv: LiveServer, audit: Audit, rng: random.Random) -> int:
     return len(rooms)
 
 
+@pytest.mark.slow
 def test_no_message_carries_a_card_its_receiver_may_not_see(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     audit = Audit()
     original = Connection.send_text

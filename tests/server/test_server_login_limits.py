@@ -116,6 +116,7 @@ async def _flood(url: str, clients: int, seconds: float, most: int) -> list[int]
     return codes
 
 
+@pytest.mark.slow
 def test_a_login_flood_leaves_other_routes_answering_and_memory_bounded(tmp_path: Path) -> None:
     """60 concurrent bad logins pushed /api/leaderboard from 0.2 s to 13.2 s and the RSS to about 1 GiB. Against
     the server as shipped (``sefode serve``, a process of its own), every bystander request to /api/health and
