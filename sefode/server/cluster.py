@@ -192,6 +192,9 @@ class Cluster:
         """This process's incarnation, sent with every batch: what is meant for a previous process of the same
         node name (connection ids restart at 1) is never delivered to this one's connections, and the owners drop
         the stand-ins of a previous incarnation."""
+        self.heard: dict[str, str] = {}
+        """Owner side: each node's incarnation as its latest batch gave it. A batch from a new incarnation of a
+        node drops the stand-ins of the previous one at once (``_heard_from``), without waiting for a beat."""
         self.outbox: dict[str, list[dict[str, Any]]] = {}
         self._flush_armed = False
         self._tasks: list[asyncio.Task[None]] = []
@@ -637,12 +640,32 @@ class Cluster:
             try:
                 data = orjson.loads(message["data"])
                 sender, boot = data["from"], data.get("boot", "")
+                if self.heard.get(sender) != boot:
+                    await self._heard_from(sender, boot)
                 for envelope in data["e"]:
                     await self._receive(sender, boot, envelope)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 logs.error("cluster.receive_failed", err, node=self.node)
+
+    async def _heard_from(self, sender: str, boot: str) -> None:
+        """The first batch of ``sender``'s incarnation ``boot``: the node was restarted under its name (or this is
+        the first we hear of it). Its previous process is gone, so its connections leave their rooms now: their
+        players are no longer counted as connected (bots cover their seats), and nothing is sent to them any more
+        (the new process would drop it anyway: its batches carry another incarnation)."""
+        before = self.heard.get(sender)
+        self.heard[sender] = boot
+        dropped = 0
+        for key, rconn in list(self.remote.items()):
+            if key[0] == sender and key[1] != boot:
+                self.remote.pop(key, None)
+                rconn.end(CLOSE_TRY_AGAIN)
+                dropped += 1
+                if rconn.room is not None:
+                    await rconn.room.exit(rconn)
+        if before is not None or dropped:
+            logs.event("cluster.peer_restarted", node=self.node, peer=sender, dropped=dropped)
 
     async def _receive(self, sender: str, boot: str, env: dict[str, Any]) -> None:
         kind = env["k"]
