@@ -50,7 +50,7 @@ class _Quiet:
         self.pending = 0
         self.fired = asyncio.Event()
         self.schedule = self.loop.call_later
-        self.loop.call_later = self.call_later  # type: ignore[method-assign]
+        self.loop.call_later = self.call_later  # type: ignore[method-assign,assignment]
 
     def call_later(self, delay: float, callback: Any, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
         if getattr(callback, "__module__", None) != cluster_module.__name__:  # asyncio's own (wait_for's timeout)
