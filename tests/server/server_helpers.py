@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import secrets
+import select
 import socket
 import subprocess
 import sys
@@ -241,30 +242,53 @@ def my_turn(state: Message | None) -> bool:
 
 
 def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    """``sefode serve`` as a child process (its JSON logs go to ``log_path``); returns once /api/health answers."""
-    env = {**os.environ, **env_extra}
+    """``sefode serve`` as a child process (its JSON logs go to ``log_path``); returns once it is ready."""
     sefode = Path(sys.executable).parent / "sefode"
     command = [str(sefode)] if sefode.exists() else [sys.executable, "-m", "sefode"]
-    with log_path.open("ab") as log:
-        proc = subprocess.Popen(
-            [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            err = log_path.read_text(errors="replace")
-            raise RuntimeError(f"sefode serve exited with {proc.returncode}: {err[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1.0).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("sefode serve did not answer /api/health")
+    proc, ready = spawn_server(
+        [*command, "serve", "--host", "127.0.0.1", "--port", str(port)], {**os.environ, **env_extra}, log_path
+    )
+    wait_ready(proc, ready, log_path)
+    return proc
+
+
+def spawn_server(args: list[str], env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Start a ``sefode serve`` child process with a readiness pipe (``SEFODE_READY_FD``, see
+    ``sefode.server.main``); returns the process and the pipe's read end, for ``wait_ready``."""
+    read_end, write_end = os.pipe()
+    try:
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(
+                args,
+                env={**env, "SEFODE_READY_FD": str(write_end)},
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                pass_fds=(write_end,),
+            )
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)  # the child's copy alone: its exit ends the pipe
+    return proc, read_end
+
+
+def wait_ready(proc: subprocess.Popen[bytes], read_end: int, log_path: Path, timeout: float = WAIT_S) -> None:
+    """Block until the server says it is ready on its pipe (the app started, the socket listens), or the pipe ends
+    because it exited first; the deadline only turns a hang into a failure. Closes ``read_end``."""
+    try:
+        readable, _, _ = select.select([read_end], [], [], timeout)
+        said = os.read(read_end, 64) if readable else None
+    finally:
+        os.close(read_end)
+    if said is not None and said.startswith(b"ready"):
+        return
+    if said is None:
+        proc.kill()
+    proc.wait(10)
+    tail = log_path.read_text(errors="replace")[-2000:]
+    what = "did not get ready in time" if said is None else f"exited with {proc.returncode}"
+    raise RuntimeError(f"sefode serve {what}: {tail}")
 
 
 T_co = TypeVar("T_co")
