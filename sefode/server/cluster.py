@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from sefode.server.room import Room
 
 DEFAULT_TTL_MS = 3000
+IDLE_TRANSACTION_MIN_MS = 5000
+"""A node's PostgreSQL sessions end a transaction left idle this long (or twice the TTL, if more): see
+``Store.limit_idle_transactions``. Longer than any pause of a live node that still owns its rooms."""
 JOIN_TIMEOUT_S = float(os.environ.get("SEFODE_FORWARD_TIMEOUT_S", "3"))
 """How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
 REJOIN_TRIES = 4
@@ -192,10 +195,14 @@ class Cluster:
         """This process's incarnation, sent with every batch: what is meant for a previous process of the same
         node name (connection ids restart at 1) is never delivered to this one's connections, and the owners drop
         the stand-ins of a previous incarnation."""
+        self.heard: dict[str, str] = {}
+        """Owner side: each node's incarnation as its latest batch gave it. A batch from a new incarnation of a
+        node drops the stand-ins of the previous one at once (``_heard_from``), without waiting for a beat."""
         self.outbox: dict[str, list[dict[str, Any]]] = {}
         self._flush_armed = False
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Future[bool]] = {}
+        self._sweeps: set[asyncio.Future[bool]] = set()
         self.draining = False
         self.last_beat = time.monotonic()
         self._presence: dict[str, str] | None = None
@@ -467,9 +474,18 @@ class Cluster:
         orphans = await self.redis.zrangebyscore(f"{self.prefix}leases", 0, now, start=0, num=50)
         for raw in orphans:
             room_id = _text(raw)
-            if room_id in self.leases:
+            if room_id in self.leases or room_id in self._acquiring:
                 continue
-            await self.acquire(room_id)
+            # Not awaited here: taking a room can wait on the store (a paused previous owner's transaction holds
+            # the room's fence row until it ends), and the keeper must go on renewing this node's other leases.
+            task = asyncio.ensure_future(self.acquire(room_id))
+            self._sweeps.add(task)
+            task.add_done_callback(self._swept)
+
+    def _swept(self, task: asyncio.Future[bool]) -> None:
+        self._sweeps.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logs.error("cluster.sweep_failed", task.exception(), node=self.node)
 
     async def _check_routes(self) -> None:
         """Edges: a room we route to changed owner (or has none): join our connections again where it is now."""
@@ -637,12 +653,32 @@ class Cluster:
             try:
                 data = orjson.loads(message["data"])
                 sender, boot = data["from"], data.get("boot", "")
+                if self.heard.get(sender) != boot:
+                    await self._heard_from(sender, boot)
                 for envelope in data["e"]:
                     await self._receive(sender, boot, envelope)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 logs.error("cluster.receive_failed", err, node=self.node)
+
+    async def _heard_from(self, sender: str, boot: str) -> None:
+        """The first batch of ``sender``'s incarnation ``boot``: the node was restarted under its name (or this is
+        the first we hear of it). Its previous process is gone, so its connections leave their rooms now: their
+        players are no longer counted as connected (bots cover their seats), and nothing is sent to them any more
+        (the new process would drop it anyway: its batches carry another incarnation)."""
+        before = self.heard.get(sender)
+        self.heard[sender] = boot
+        dropped = 0
+        for key, rconn in list(self.remote.items()):
+            if key[0] == sender and key[1] != boot:
+                self.remote.pop(key, None)
+                rconn.end(CLOSE_TRY_AGAIN)
+                dropped += 1
+                if rconn.room is not None:
+                    await rconn.room.exit(rconn)
+        if before is not None or dropped:
+            logs.event("cluster.peer_restarted", node=self.node, peer=sender, dropped=dropped)
 
     async def _receive(self, sender: str, boot: str, env: dict[str, Any]) -> None:
         kind = env["k"]

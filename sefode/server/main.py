@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import webbrowser
@@ -98,6 +99,20 @@ def _limits_from_env() -> Any:
     return dataclasses.replace(Limits(), **json.loads(raw))
 
 
+def _notify_ready() -> None:
+    """``SEFODE_READY_FD``: a pipe's write end, inherited from whoever started the server (a test, a service
+    manager): once the app has started and the socket listens, a line ``ready`` is written to it and it is closed.
+    The parent waits on that (or on the end of the pipe, should the server exit first) instead of polling."""
+    raw = os.environ.get("SEFODE_READY_FD")
+    if not raw:
+        return
+    logs.event("server.ready")
+    with contextlib.suppress(OSError):
+        os.write(int(raw), b"ready\n")
+    with contextlib.suppress(OSError):
+        os.close(int(raw))
+
+
 def _draining_server(config: Any, hub: Any) -> Any:
     """uvicorn's server, except that in cluster mode SIGTERM first drains the node (its rooms go to other nodes,
     docs/cluster.md), and only then stops it, closing the WebSockets (their clients reconnect through the proxy)."""
@@ -113,6 +128,11 @@ def _draining_server(config: Any, hub: Any) -> Any:
                 loop.call_soon_threadsafe(lambda: loop.create_task(self._drain(sig, frame)))
                 return
             super().handle_exit(sig, frame)
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                _notify_ready()
 
         async def _drain(self, sig: int, frame: Any) -> None:
             try:

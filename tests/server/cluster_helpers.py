@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 import redis
-from server_helpers import free_port, postgres_url
+from server_helpers import free_port, postgres_url, spawn_server, wait_ready
 
 REDIS_URL = os.environ.get("SEFODE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -86,6 +86,8 @@ class Rig:
         self.env = env
         self.ports = {f"n{i + 1}": free_port() for i in range(nodes)}
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.ready: dict[str, int] = {}
+        """Each node's readiness pipe (read end) until ``wait_node`` has waited on it."""
         self.proxy_port = free_port()
         self.base = f"http://127.0.0.1:{self.proxy_port}"
         self.nginx: subprocess.Popen[bytes] | None = None
@@ -113,18 +115,18 @@ class Rig:
             **(extra or {}),
         }
         sefode = Path(sys.executable).parent / "sefode"
-        with self.log(name).open("ab") as log:
-            proc = subprocess.Popen(
-                [str(sefode), "serve", "--host", "127.0.0.1", "--port", str(self.ports[name]), "--redis", REDIS_URL],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-        self.procs[name] = proc
+        args = [str(sefode), "serve", "--host", "127.0.0.1", "--port", str(self.ports[name]), "--redis", REDIS_URL]
+        old = self.ready.pop(name, None)
+        if old is not None:
+            os.close(old)
+        self.procs[name], self.ready[name] = spawn_server(args, env, self.log(name))
 
     def wait_node(self, name: str) -> None:
-        proc = self.procs[name]
-        wait_for(lambda: self.health(name) is not None, f"node {name} up", proc=proc, log=self.log(name))
+        """Until ``name`` says it is ready (on its readiness pipe: it serves, and has joined the cluster)."""
+        try:
+            wait_ready(self.procs[name], self.ready.pop(name), self.log(name), WAIT_S)
+        except RuntimeError as err:
+            raise AssertionError(f"node {name} up: {err}") from None
 
     def start_proxy(self) -> None:
         conf = self.folder / "nginx.conf"
@@ -159,6 +161,9 @@ class Rig:
         return out
 
     def close(self) -> None:
+        for read_end in self.ready.values():
+            with contextlib.suppress(OSError):
+                os.close(read_end)
         for proc in self.procs.values():
             with contextlib.suppress(Exception):
                 proc.send_signal(signal.SIGCONT)

@@ -7,16 +7,19 @@ into a failure; no test asserts on how long anything takes.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
+import queue
 import secrets
+import select
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -168,6 +171,10 @@ class Client:
         self.state: Message | None = None
         self.room: Message | None = None
         self.player_seat: int | None = None
+        self.backlog: collections.deque[str | bytes | BaseException] = collections.deque()
+        """Messages an ``Arrivals`` thread received for this client and ``next`` has not returned yet."""
+        self.pumped = False
+        """While an ``Arrivals`` reads this socket: ``next`` returns only what it received (one reader at a time)."""
         hello = self.next()
         assert hello["type"] == "hello", hello
 
@@ -181,7 +188,15 @@ class Client:
         self.ws.send(data)
 
     def next(self, timeout: float = WAIT_S) -> Message:
-        raw = self.ws.recv(timeout=timeout)
+        if self.backlog:
+            item = self.backlog.popleft()
+            if isinstance(item, BaseException):
+                raise item
+            raw: str | bytes = item
+        elif self.pumped:
+            raise TimeoutError("nothing received yet")
+        else:
+            raw = self.ws.recv(timeout=timeout)
         message: Message = json.loads(raw)
         self.received.append(message)
         if message["type"] == "state":
@@ -240,31 +255,104 @@ def my_turn(state: Message | None) -> bool:
     return state["seat"] is not None and state["seat"] in state["awaiting"] and bool(state["view"]["legal"])
 
 
+class Arrivals:
+    """Waits until one of several clients has received a message, without polling them in turn: a thread per
+    client is the only reader of its socket while this lasts, and puts what it receives in the client's backlog
+    (``Client.next`` reads it first, in order). When this closes, the threads stop and whatever they received
+    stays in the backlogs for the next reads."""
+
+    def __init__(self, clients: Sequence[Client]) -> None:
+        self.arrived: queue.SimpleQueue[Client] = queue.SimpleQueue()
+        self.stop = threading.Event()
+        self.clients = list(clients)
+        self.threads = [threading.Thread(target=self._pump, args=(c,), daemon=True) for c in self.clients]
+        for client in self.clients:
+            client.pumped = True
+        for thread in self.threads:
+            thread.start()
+
+    def _pump(self, client: Client) -> None:
+        while not self.stop.is_set():
+            try:
+                raw = client.ws.recv(timeout=0.05)  # (only so that it notices ``stop``: a message returns at once)
+            except TimeoutError:
+                continue
+            except Exception as err:  # closed: raised to the reader in its turn
+                client.backlog.append(err)
+                self.arrived.put(client)
+                return
+            client.backlog.append(raw)
+            self.arrived.put(client)
+
+    def wait(self, timeout: float) -> Client | None:
+        """A client that received something (None: nothing within ``timeout``)."""
+        try:
+            return self.arrived.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join()
+        for client in self.clients:
+            client.pumped = False
+
+    def __enter__(self) -> Arrivals:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    """``sefode serve`` as a child process (its JSON logs go to ``log_path``); returns once /api/health answers."""
-    env = {**os.environ, **env_extra}
+    """``sefode serve`` as a child process (its JSON logs go to ``log_path``); returns once it is ready."""
     sefode = Path(sys.executable).parent / "sefode"
     command = [str(sefode)] if sefode.exists() else [sys.executable, "-m", "sefode"]
-    with log_path.open("ab") as log:
-        proc = subprocess.Popen(
-            [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            err = log_path.read_text(errors="replace")
-            raise RuntimeError(f"sefode serve exited with {proc.returncode}: {err[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1.0).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("sefode serve did not answer /api/health")
+    proc, ready = spawn_server(
+        [*command, "serve", "--host", "127.0.0.1", "--port", str(port)], {**os.environ, **env_extra}, log_path
+    )
+    wait_ready(proc, ready, log_path)
+    return proc
+
+
+def spawn_server(args: list[str], env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Start a ``sefode serve`` child process with a readiness pipe (``SEFODE_READY_FD``, see
+    ``sefode.server.main``); returns the process and the pipe's read end, for ``wait_ready``."""
+    read_end, write_end = os.pipe()
+    try:
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(
+                args,
+                env={**env, "SEFODE_READY_FD": str(write_end)},
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                pass_fds=(write_end,),
+            )
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)  # the child's copy alone: its exit ends the pipe
+    return proc, read_end
+
+
+def wait_ready(proc: subprocess.Popen[bytes], read_end: int, log_path: Path, timeout: float = WAIT_S) -> None:
+    """Block until the server says it is ready on its pipe (the app started, the socket listens), or the pipe ends
+    because it exited first; the deadline only turns a hang into a failure. Closes ``read_end``."""
+    try:
+        readable, _, _ = select.select([read_end], [], [], timeout)
+        said = os.read(read_end, 64) if readable else None
+    finally:
+        os.close(read_end)
+    if said is not None and said.startswith(b"ready"):
+        return
+    if said is None:
+        proc.kill()
+    proc.wait(10)
+    tail = log_path.read_text(errors="replace")[-2000:]
+    what = "did not get ready in time" if said is None else f"exited with {proc.returncode}"
+    raise RuntimeError(f"sefode serve {what}: {tail}")
 
 
 T_co = TypeVar("T_co")

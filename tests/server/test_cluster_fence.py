@@ -122,3 +122,40 @@ def test_the_newer_owners_bump_waits_for_the_stale_owners_open_transaction() -> 
         with pytest.raises(FencedOut):
             store.run_fenced(("r1", 1, "a"), add_action, "m1", 1, 0, {"bid": 1}, "human")
         store.close()
+
+
+def test_a_stale_owners_transaction_left_idle_is_ended_and_the_bump_goes_through() -> None:
+    """PostgreSQL, with the idle-transaction limit of a cluster node (``Store.limit_idle_transactions``): an owner
+    paused in the middle of a fenced write (here: a transaction that never goes on) no longer holds the room's
+    fence row for as long as it is paused. The server ends its session; the newer owner's bump goes through, and
+    nothing of the stale write was committed."""
+    with postgres_url() as url:
+        store = Store(url)
+        store.migrate()
+        _room(store, ("r1", 1, "a"))
+        store.limit_idle_transactions(200)
+        inside = threading.Event()
+        resume = threading.Event()
+        failures: list[BaseException] = []
+
+        def paused_write(conn: object) -> None:
+            add_action(conn, "m1", 0, 0, {"bid": 0}, "human")  # type: ignore[arg-type]
+            inside.set()
+            assert resume.wait(20)  # "paused" until the newer owner has bumped
+
+        def writer() -> None:
+            try:
+                store.run_fenced(("r1", 1, "a"), paused_write)
+            except BaseException as err:
+                failures.append(err)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        assert inside.wait(20)
+        store.run_fenced(("r1", 2, "b"), lambda conn: None)  # waits for the server to end the idle transaction
+        resume.set()
+        thread.join(20)
+        assert failures, "the stale owner's transaction was committed after the newer owner's bump"
+        assert store.fence_of("r1") == 2
+        assert _actions(store) == []
+        store.close()

@@ -40,15 +40,48 @@ def _cluster(monkeypatch: pytest.MonkeyPatch, answers: list[bool | None]) -> tup
     return node, calls
 
 
-async def _settle(calls: list[int], want_calls: int) -> None:
-    """Wait (bounded) until ``want_calls`` joins were tried, then a moment more: a further, wrong, try would come
-    0.01-0.08 s after the last."""
-    for _ in range(2000):
-        if len(calls) >= want_calls:
-            await asyncio.sleep(0.15)
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"only {len(calls)} of {want_calls} joins were tried")
+class _Quiet:
+    """Counts the cluster module's timers (``call_later``, as ``Cluster.rejoin`` schedules its retries) from its making:
+    ``settle`` returns once nothing more can happen, with no bounded look: no timer is left to fire and no task
+    but the caller's is left (a further try could only come from one of them)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.pending = 0
+        self.fired = asyncio.Event()
+        self.schedule = self.loop.call_later
+        self.loop.call_later = self.call_later  # type: ignore[method-assign,assignment]
+
+    def call_later(self, delay: float, callback: Any, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        if getattr(callback, "__module__", None) != cluster_module.__name__:  # asyncio's own (wait_for's timeout)
+            return self.schedule(delay, callback, *args, **kwargs)
+        self.pending += 1
+
+        def run(*a: Any) -> None:
+            self.pending -= 1
+            self.fired.set()
+            callback(*a)
+
+        return self.schedule(delay, run, *args, **kwargs)
+
+    async def settle(self) -> None:
+        caller = asyncio.current_task()
+
+        async def quiet() -> None:
+            while True:
+                others = [t for t in asyncio.all_tasks() if t not in (caller, asyncio.current_task())]
+                if others:
+                    await asyncio.wait(others)
+                elif self.pending:
+                    self.fired.clear()
+                    await self.fired.wait()
+                else:
+                    return
+
+        try:
+            await asyncio.wait_for(quiet(), 20)
+        finally:
+            self.loop.call_later = self.schedule  # type: ignore[method-assign]
 
 
 def _queued(conn: Connection) -> list[str | None]:
@@ -65,8 +98,9 @@ def test_a_moved_players_join_that_stays_busy_is_tried_again_then_the_connection
     conn = Connection(None, "p1", 10.0, 10.0)
 
     async def case() -> None:
+        quiet = _Quiet()
         await node.rejoin(conn, {"type": "join", "room": "r1"})
-        await _settle(calls, REJOIN_TRIES)
+        await quiet.settle()
 
     run_async(case())
     assert len(calls) == REJOIN_TRIES
@@ -82,8 +116,9 @@ def test_a_moved_players_join_that_is_busy_twice_then_succeeds_keeps_the_connect
     conn = Connection(None, "p1", 10.0, 10.0)
 
     async def case() -> None:
+        quiet = _Quiet()
         await node.rejoin(conn, {"type": "join", "room": "r1"})
-        await _settle(calls, 3)
+        await quiet.settle()
 
     run_async(case())
     assert len(calls) == 3
@@ -104,8 +139,9 @@ def test_other_refusals_of_a_moved_players_join_are_told_to_the_player_once(monk
     conn = Connection(None, "p1", 10.0, 10.0)
 
     async def case() -> None:
+        quiet = _Quiet()
         await node.rejoin(conn, {"type": "join", "room": "r1"})
-        await asyncio.sleep(0.1)
+        await quiet.settle()
 
     run_async(case())
     assert len(calls) == 1 and not conn.closed

@@ -211,3 +211,16 @@ def test_a_full_hashing_pool_answers_503_with_retry_after(srv: LiveServer, monke
         assert pending.result().status_code == 401
     assert busy.status_code == 503 and busy.json()["error"]["code"] == "server/busy"
     assert busy.headers["retry-after"] == "2"
+
+
+def test_the_dummy_hash_of_unknown_users_is_a_current_hash_of_its_text() -> None:
+    """The hash checked for an unknown user is made once, not at each start: it must still be a hash of its text
+    with the hasher's parameters (the same work as checking a real user's hash)."""
+    from argon2 import PasswordHasher
+
+    from sefode.accounts import passwords
+
+    hasher = PasswordHasher()
+    assert hasher.verify(passwords._DUMMY_HASH, "sefode: no such user")
+    assert not hasher.check_needs_rehash(passwords._DUMMY_HASH)
+    assert not passwords.verify_password(None, "sefode: no such user")

@@ -398,13 +398,15 @@ def test_disconnected_player_is_covered_by_a_bot_and_comes_back_to_the_seat(srv:
     assert resumed["view"]["hands"][bia_seat] is not None or resumed["view"]["cards"] == 1
 
 
-def test_turn_clock_runs_out_and_a_bot_plays(srv: LiveServer) -> None:
-    _, (ana, bia) = table(srv, ["Ana", "Bia"], {"players": 2}, clock_s=5)
-    first = start(ana, [bia])
-    assert first["deadline"] is not None
-    turn = first["view"]["turn"]
-    played = wait_state(ana, lambda m: m["version"] == 1, timeout=30)
-    assert played["events"][0]["seat"] == turn  # nobody acted: the clock's bot did
+def test_turn_clock_runs_out_and_a_bot_plays(tmp_path: Path) -> None:
+    # The room's 5 s clock in 0.5 s of real time; nobody acts, so nothing races it.
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", clock_unit_s=0.1) as live:
+        _, (ana, bia) = table(live, ["Ana", "Bia"], {"players": 2}, clock_s=5)
+        first = start(ana, [bia])
+        assert first["deadline"] is not None
+        turn = first["view"]["turn"]
+        played = wait_state(ana, lambda m: m["version"] == 1, timeout=30)
+        assert played["events"][0]["seat"] == turn  # nobody acted: the clock's bot did
 
 
 # ---------------------------------------------------------------------- late arrivals
@@ -506,7 +508,8 @@ def test_hard_bots_decide_in_a_worker_process_and_finish_the_match(srv: LiveServ
 
 
 def test_pause_ends_by_itself_at_its_limit(tmp_path: Path) -> None:
-    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", pause_limit_s=1.0) as live:
+    # The messages queue up: however soon the pause ends, Ana reads "paused" before "playing".
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", pause_limit_s=0.3) as live:
         _, (ana, bia) = table(live, ["Ana", "Bia"], {"players": 2})
         start(ana, [bia])
         ana.send("pause", vote=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import time
 from pathlib import Path
@@ -95,12 +97,23 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def _wait_gone(pids: set[int], timeout: float) -> set[int]:
+    """Block until each of ``pids`` has ended (a pidfd becomes readable when its process ends, zombie or not; any
+    process, not only our children); returns those still running at the deadline."""
+    fds: dict[int, int] = {}
     try:
-        stat = (Path("/proc") / str(pid) / "stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):  # already gone (and reaped)
+                fds[pid] = os.pidfd_open(pid)
+        left = set(fds)
+        deadline = time.monotonic() + timeout
+        while left and (remaining := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([fds[p] for p in left], [], [], remaining)
+            left -= {p for p in left if fds[p] in ready}
+        return left
+    finally:
+        for fd in fds.values():
+            os.close(fd)
 
 
 def test_hard_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
@@ -126,10 +139,8 @@ def test_hard_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None
         srv.http.close()
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-        deadline = time.monotonic() + 20
-        while any(_alive(pid) for pid in workers):
-            assert time.monotonic() < deadline, f"orphaned bot workers: {sorted(p for p in workers if _alive(p))}"
-            time.sleep(0.1)
+        left = _wait_gone(workers, 20)
+        assert not left, f"orphaned bot workers: {sorted(left)}"
     finally:
         proc.kill()
         proc.wait(10)

@@ -91,8 +91,9 @@ def test_an_old_version_is_stale_once_the_turn_resolved_and_the_refusal_is_sent(
     assert ana.error("action", action={"card": 1}, version=mine["version"])["code"] == "action/already_submitted"
 
 
-def test_each_awaited_seat_has_its_own_clock_and_a_bot_covers_only_the_seat_that_ran_out(srv: LiveServer) -> None:
-    ana, bia, state_a, state_b = _lances(srv, rounds=1, clock_s=5)
+def test_each_awaited_seat_has_its_own_clock_and_a_bot_covers_only_the_seat_that_ran_out(srv_short: LiveServer) -> None:
+    # 10 clock seconds, 2 s of real time (SHORT_CLOCK): Ana submits at once, well within hers, and Bia never does.
+    ana, bia, state_a, state_b = _lances(srv_short, rounds=1, clock_s=10)
     assert set(state_a["deadlines"]) == {"0", "1"}
     assert state_a["deadline"] == state_a["deadlines"]["0"] and state_b["deadline"] == state_b["deadlines"]["1"]
     ana.send("action", action=_card(state_a), version=state_a["version"])
