@@ -7,11 +7,9 @@ into a failure; no test asserts on how long anything takes.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import json
 import os
-import queue
 import secrets
 import select
 import socket
@@ -19,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -171,10 +169,6 @@ class Client:
         self.state: Message | None = None
         self.room: Message | None = None
         self.player_seat: int | None = None
-        self.backlog: collections.deque[str | bytes | BaseException] = collections.deque()
-        """Messages an ``Arrivals`` thread received for this client and ``next`` has not returned yet."""
-        self.pumped = False
-        """While an ``Arrivals`` reads this socket: ``next`` returns only what it received (one reader at a time)."""
         hello = self.next()
         assert hello["type"] == "hello", hello
 
@@ -188,15 +182,7 @@ class Client:
         self.ws.send(data)
 
     def next(self, timeout: float = WAIT_S) -> Message:
-        if self.backlog:
-            item = self.backlog.popleft()
-            if isinstance(item, BaseException):
-                raise item
-            raw: str | bytes = item
-        elif self.pumped:
-            raise TimeoutError("nothing received yet")
-        else:
-            raw = self.ws.recv(timeout=timeout)
+        raw = self.ws.recv(timeout=timeout)
         message: Message = json.loads(raw)
         self.received.append(message)
         if message["type"] == "state":
@@ -253,56 +239,6 @@ def my_turn(state: Message | None) -> bool:
     if state is None:
         return False
     return state["seat"] is not None and state["seat"] in state["awaiting"] and bool(state["view"]["legal"])
-
-
-class Arrivals:
-    """Waits until one of several clients has received a message, without polling them in turn: a thread per
-    client is the only reader of its socket while this lasts, and puts what it receives in the client's backlog
-    (``Client.next`` reads it first, in order). When this closes, the threads stop and whatever they received
-    stays in the backlogs for the next reads."""
-
-    def __init__(self, clients: Sequence[Client]) -> None:
-        self.arrived: queue.SimpleQueue[Client] = queue.SimpleQueue()
-        self.stop = threading.Event()
-        self.clients = list(clients)
-        self.threads = [threading.Thread(target=self._pump, args=(c,), daemon=True) for c in self.clients]
-        for client in self.clients:
-            client.pumped = True
-        for thread in self.threads:
-            thread.start()
-
-    def _pump(self, client: Client) -> None:
-        while not self.stop.is_set():
-            try:
-                raw = client.ws.recv(timeout=0.05)  # (only so that it notices ``stop``: a message returns at once)
-            except TimeoutError:
-                continue
-            except Exception as err:  # closed: raised to the reader in its turn
-                client.backlog.append(err)
-                self.arrived.put(client)
-                return
-            client.backlog.append(raw)
-            self.arrived.put(client)
-
-    def wait(self, timeout: float) -> Client | None:
-        """A client that received something (None: nothing within ``timeout``)."""
-        try:
-            return self.arrived.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-
-    def close(self) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join()
-        for client in self.clients:
-            client.pumped = False
-
-    def __enter__(self) -> Arrivals:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:

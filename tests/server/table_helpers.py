@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from server_helpers import WAIT_S, Arrivals, Client, LiveServer, Message, my_turn
+from server_helpers import WAIT_S, Client, LiveServer, Message, my_turn
 
 
 def table(
@@ -67,32 +67,29 @@ def drive(
     on_message: Callable[[Client, Message], None] | None = None,
     timeout: float = 120.0,
 ) -> None:
-    """Play random legal moves for every seated client until ``done()``, handling each message as it arrives."""
+    """Play random legal moves for every seated client until ``done()``."""
     rng = rng or random.Random(1)
     acted: dict[int, int] = {}
     deadline = time.monotonic() + timeout
-
-    def act(client: Client) -> None:
-        state = client.state
-        if state is None or not my_turn(state) or acted.get(id(client)) == state["version"]:
-            return
-        acted[id(client)] = state["version"]
-        client.send("action", action=rng.choice(state["view"]["legal"]), version=state["version"])
-
-    with Arrivals(clients) as arrivals:
-        for client in clients:  # turns already received before
-            act(client)
-        while not done():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("the match did not finish")
-            got = arrivals.wait(min(left, 1.0))
-            if got is None:
-                continue
-            for message in got.poll():
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("the match did not finish")
+        idle = True
+        for client in clients:
+            for message in client.poll():
+                idle = False
                 if on_message is not None:
-                    on_message(got, message)
-            act(got)
+                    on_message(client, message)
+            state = client.state
+            if state is None or not my_turn(state):
+                continue
+            if acted.get(id(client)) == state["version"]:
+                continue
+            acted[id(client)] = state["version"]
+            client.send("action", action=rng.choice(state["view"]["legal"]), version=state["version"])
+            idle = False
+        if idle:
+            time.sleep(0.005)
 
 
 def settle(clients: Sequence[Client]) -> None:
