@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,15 +26,21 @@ from starlette.routing import Route
 
 from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions, highlights
 from sefode.history import FORMAT, replay
+from sefode.server.limits import client_of
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, hub_of, me
 from sefode.server.routes.matches import finished_history
+from sefode.server.work import FairPool
 
 ANALYSIS_BUDGET_S = 60.0
 """The total search time of one analysis (a 10-hand Se Fode match has about 55 decisions of one seat)."""
 CACHE_SIZE = 256
 PENDING_MOST = 3
 """Analyses running or waiting at once on this server (each takes up to its budget of search): more is refused."""
+PER_CLIENT_MOST = 2
+"""Coach requests (or analyses) of one client address running or waiting at once: more is refused at once."""
+COACH_QUEUE_MOST = 32
+"""Coach requests running or waiting at once on this server: more is refused at once (``server/busy``)."""
 
 
 @dataclass
@@ -59,13 +64,15 @@ class Analyses:
     jobs: dict[tuple[str, int], Job] = field(default_factory=dict)
     coaching: set[str] = field(default_factory=set)
     """Players whose coach request is being answered (one at a time each)."""
-    coach_worker: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-coach")
+    coach_worker: FairPool = field(
+        default_factory=lambda: FairPool("sefode-coach", "coaching", per_key=PER_CLIENT_MOST, queue=COACH_QUEUE_MOST)
     )
-    """The solo coach's own thread (a few seconds a hand), so that a tip never waits behind a match's analysis."""
-    worker: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="sefode-analysis")
+    """The solo coach's own thread (a few seconds a hand), so that a tip never waits behind a match's analysis; its
+    clients (addresses) are served in turn, so that one address's many guests never hold up another's tip."""
+    worker: FairPool = field(
+        default_factory=lambda: FairPool("sefode-analysis", "analyses", per_key=PER_CLIENT_MOST, queue=PENDING_MOST)
     )
+    """The match analyses' own thread, its clients served in turn as the coach's."""
 
 
 def _analyses(request: Request) -> Analyses:
@@ -124,7 +131,8 @@ async def _job(request: Request, start: bool) -> Job:
     if not start:
         raise ClientError("analysis/not_started", "start the analysis first (POST)")
     pending = sum(1 for j in analyses.jobs.values() if j.task is not None and not j.task.done())
-    if pending >= PENDING_MOST:
+    client = client_of(request)
+    if pending >= PENDING_MOST or analyses.worker.held(client) >= PER_CLIENT_MOST:
         raise ClientError("rate/limited", "the server is analysing other matches; try again in a minute")
     total = count_decisions(history, seat)
     budget_s = _budget(request, "analysis_budget_s", "SEFODE_ANALYSIS_BUDGET_S", ANALYSIS_BUDGET_S)
@@ -143,7 +151,7 @@ async def _job(request: Request, start: bool) -> Job:
 
     async def supervise() -> None:
         try:
-            job.result = await asyncio.get_running_loop().run_in_executor(analyses.worker, run)
+            job.result = await analyses.worker.run(client, run)
         except Exception as err:  # reported to the page; a new POST tries again
             job.error = f"{type(err).__name__}: {err}"
 
@@ -206,8 +214,8 @@ async def coach(request: Request) -> Response:
     think_ms = min(DEFAULT_THINK_MS, budget_s * 1000.0 / max(1, total))
     analyses.coaching.add(player_id)
     try:
-        result = await asyncio.get_running_loop().run_in_executor(
-            analyses.coach_worker, lambda: analyse(history, seat, think_ms, since=since, until=until)
+        result = await analyses.coach_worker.run(
+            client_of(request), lambda: analyse(history, seat, think_ms, since=since, until=until)
         )
     finally:
         analyses.coaching.discard(player_id)
@@ -224,8 +232,8 @@ def shutdown(app_state: Any) -> None:
             if job.task is not None:
                 with contextlib.suppress(Exception):
                     job.task.cancel()
-        found.worker.shutdown(wait=False, cancel_futures=True)
-        found.coach_worker.shutdown(wait=False, cancel_futures=True)
+        found.worker.close()
+        found.coach_worker.close()
 
 
 def routes() -> list[Route]:
