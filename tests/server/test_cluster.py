@@ -314,9 +314,7 @@ async def _round(play: Play, facts: dict[str, Any]) -> str:
     write) and play goes on. The dead node is then started again under its name; returns its name (the next round
     waits for it to be up)."""
     rig = play.rig
-    start = time.monotonic()
     victim, killed_rooms, facts["kill_after_actions"] = await play.strike("the kill")
-    facts["kill_at_s"] = round(time.monotonic() - start, 2)
     facts |= {"killed": victim, "killed_rooms": killed_rooms}
     at = play.versions()
     rig.signal(victim, signal.SIGKILL)
@@ -324,7 +322,6 @@ async def _round(play: Play, facts: dict[str, Any]) -> str:
     began = time.monotonic()
     await asyncio.to_thread(rig.procs[victim].wait, 10)
     paused, paused_rooms, facts["pause_after_actions"] = await play.strike("the pause", frozenset({victim}))
-    facts["pause_at_s"] = round(time.monotonic() - start, 2)
     facts |= {"paused": paused, "paused_rooms": paused_rooms, "paused_epochs": {r: rig.epoch(r) for r in paused_rooms}}
     offset = rig.log(paused).stat().st_size
     at |= {r: v for r, v in play.versions().items() if r in paused_rooms}
@@ -352,7 +349,6 @@ async def _round(play: Play, facts: dict[str, Any]) -> str:
 
     await _until_async(relisted, "the lobby to list the killed node's rooms again")
     await play.moved_on(killed_rooms, at, "play after the kill")
-    facts["s_relisted_moved"] = round(time.monotonic() - began, 2)
     await asyncio.to_thread(
         wait_for,
         lambda: set(paused_rooms).isdisjoint((rig.health(paused) or {"owned": [None]})["owned"]),
@@ -365,15 +361,11 @@ async def _round(play: Play, facts: dict[str, Any]) -> str:
         ),
         "the resumed node to log each room it lost",
     )
-    facts["s_lost_logged"] = round(time.monotonic() - began, 2)
     await play.moved_on(paused_rooms, at, "play after the pause")
-    facts["s_paused_moved"] = round(time.monotonic() - began, 2)
     # Presence, cluster-wide as any node reports it: the dead node is gone, and the players of the live matches
     # (reconnected through the proxy where theirs died) are each in some live node's presence.
     await _until_async(lambda: _presence_without(rig, victim), "the cluster's presence without the killed node")
-    facts["s_presence_without"] = round(time.monotonic() - began, 2)
     await _until(lambda: _players_in_presence(rig, play), "every player of a live match in presence")
-    facts["s_players_in_presence"] = round(time.monotonic() - began, 2)
     rig.spawn_node(victim)  # started again under its name, while play goes on (no room is made there until it is up)
     return victim
 
