@@ -86,11 +86,9 @@ def create_app(
     if redis_url is not None:
         if not store.url.startswith("postgresql"):
             raise SystemExit("sefode serve --redis: DATABASE_URL must be a PostgreSQL URL shared by every node")
-        from sefode.server.cluster import DEFAULT_TTL_MS, IDLE_TRANSACTION_MIN_MS, Cluster
+        from sefode.server.cluster import DEFAULT_TTL_MS, Cluster
 
         hub.cluster = hub.placement = Cluster(hub, redis_url, ttl_ms=lease_ttl_ms or DEFAULT_TTL_MS)
-        # A stale owner's open transaction must not hold a room's takeover up for longer than its lease would.
-        store.limit_idle_transactions(max(IDLE_TRANSACTION_MIN_MS, 2 * hub.cluster.ttl_ms))
     static = static_dir or STATIC
 
     @contextlib.asynccontextmanager

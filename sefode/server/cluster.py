@@ -40,9 +40,6 @@ if TYPE_CHECKING:
     from sefode.server.room import Room
 
 DEFAULT_TTL_MS = 3000
-IDLE_TRANSACTION_MIN_MS = 5000
-"""A node's PostgreSQL sessions end a transaction left idle this long (or twice the TTL, if more): see
-``Store.limit_idle_transactions``. Longer than any pause of a live node that still owns its rooms."""
 JOIN_TIMEOUT_S = float(os.environ.get("SEFODE_FORWARD_TIMEOUT_S", "3"))
 """How long an edge waits for the owner to acknowledge a forwarded join before telling the client to retry."""
 REJOIN_TRIES = 4
@@ -202,7 +199,6 @@ class Cluster:
         self._flush_armed = False
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Future[bool]] = {}
-        self._sweeps: set[asyncio.Future[bool]] = set()
         self.draining = False
         self.last_beat = time.monotonic()
         self._presence: dict[str, str] | None = None
@@ -474,18 +470,9 @@ class Cluster:
         orphans = await self.redis.zrangebyscore(f"{self.prefix}leases", 0, now, start=0, num=50)
         for raw in orphans:
             room_id = _text(raw)
-            if room_id in self.leases or room_id in self._acquiring:
+            if room_id in self.leases:
                 continue
-            # Not awaited here: taking a room can wait on the store (a paused previous owner's transaction holds
-            # the room's fence row until it ends), and the keeper must go on renewing this node's other leases.
-            task = asyncio.ensure_future(self.acquire(room_id))
-            self._sweeps.add(task)
-            task.add_done_callback(self._swept)
-
-    def _swept(self, task: asyncio.Future[bool]) -> None:
-        self._sweeps.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logs.error("cluster.sweep_failed", task.exception(), node=self.node)
+            await self.acquire(room_id)
 
     async def _check_routes(self) -> None:
         """Edges: a room we route to changed owner (or has none): join our connections again where it is now."""

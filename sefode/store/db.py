@@ -287,24 +287,6 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
-    def limit_idle_transactions(self, ms: int) -> None:
-        """PostgreSQL: end the session of a transaction left idle for ``ms`` (``idle_in_transaction_session_timeout``).
-        A cluster node paused or cut off in the middle of a fenced write keeps the room's fence row locked, so the
-        next owner's bump (``check_fence``) would wait for as long as the pause lasts; with this the server ends the
-        stale transaction (its writes are rolled back, never committed) and the takeover goes on. The node, once
-        resumed, finds its connection closed: its write fails, and its lease has run out meanwhile anyway."""
-        if not self.url.startswith("postgresql"):
-            return
-
-        @sa.event.listens_for(self.engine, "connect")
-        def _idle_limit(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute(f"SET idle_in_transaction_session_timeout = {int(ms)}")
-            cur.close()
-            dbapi_conn.commit()
-
-        self.engine.dispose()  # connections opened before the limit get it when opened again
-
     # ------------------------------------------------------------------ schema
     def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic, run programmatically). On PostgreSQL, under an advisory
