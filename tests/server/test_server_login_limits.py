@@ -173,11 +173,21 @@ def test_other_routes_answer_while_every_password_check_is_held(
         return False
 
     monkeypatch.setattr(passwords, "verify_password", hold)
+    full = threading.Event()
+    take = pool._take
+
+    def take_and_tell() -> None:
+        take()
+        if pool.taken >= pool.slots:
+            full.set()
+
+    monkeypatch.setattr(pool, "_take", take_and_tell)
     with ThreadPoolExecutor(pool.slots) as flood:
         pending = [flood.submit(_login, srv, f"user{n}", "a wrong guess") for n in range(pool.slots)]
         try:
             for _ in range(pool.workers):
                 assert held.acquire(timeout=WAIT_S)  # every worker is busy with a check that does not end
+            assert full.wait(WAIT_S)  # and every waiting place is taken (the logins arrive in any order)
             refused = [_login(srv, f"late{n}", "a wrong guess").status_code for n in range(3)]
             with httpx.Client(base_url=srv.url, timeout=WAIT_S) as bystander:
                 for path in ("/api/health", "/api/leaderboard", "/api/rooms"):
