@@ -159,6 +159,18 @@ class Player:
         return Client(ws, self)
 
 
+
+def registered(srv: LiveServer, username: str) -> Player:
+    """A guest who registered as ``username`` (password "correct horse"), holding the account's token."""
+    player = srv.player(username)
+    response = srv.http.post(
+        "/api/account/register", json={"username": username, "password": "correct horse"}, headers=player.auth
+    )
+    assert response.status_code == 200, response.text
+    srv.http.cookies.clear()
+    player.token = response.json()["token"]
+    return player
+
 class Client:
     """One WebSocket connection, keeping the messages it received."""
 

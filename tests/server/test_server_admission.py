@@ -13,26 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import LiveServer, Player, running_server
+from server_helpers import LiveServer, Player, registered, running_server
 from table_helpers import sat, start, table, wait_state
-
-
-def _registered(srv: LiveServer, username: str) -> Player:
-    player = srv.player(username)
-    response = srv.http.post(
-        "/api/account/register", json={"username": username, "password": "correct horse"}, headers=player.auth
-    )
-    assert response.status_code == 200, response.text
-    srv.http.cookies.clear()
-    player.token = response.json()["token"]
-    return player
 
 
 def _newcomer(srv: LiveServer, who: str) -> Player:
     """A guest (``person``) or a bot account (``bot_account``) made by a registered player."""
     if who == "person":
         return srv.player("Gil")
-    maker = _registered(srv, "dona")
+    maker = registered(srv, "dona")
     response = maker.post("/api/account/bots", {"name": "Robô"})
     assert response.status_code == 200, response.text
     made: dict[str, Any] = response.json()

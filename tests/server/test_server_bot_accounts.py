@@ -17,7 +17,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from cluster_helpers import cluster
-from server_helpers import WAIT_S, Client, LiveServer, Message, Player, run_async, running_server
+from server_helpers import WAIT_S, Client, LiveServer, Message, Player, registered, run_async, running_server
 from table_helpers import drive, sat
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -37,17 +37,6 @@ def srv(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def _registered(srv: LiveServer, username: str) -> Player:
-    player = srv.player(username)
-    response = srv.http.post(
-        "/api/account/register", json={"username": username, "password": "correct horse"}, headers=player.auth
-    )
-    assert response.status_code == 200, response.text
-    srv.http.cookies.clear()
-    player.token = response.json()["token"]
-    return player
-
-
 def _bot(srv: LiveServer, owner: Player, name: str = "Robô") -> dict[str, Any]:
     response = owner.post("/api/account/bots", {"name": name})
     assert response.status_code == 200, response.text
@@ -60,7 +49,7 @@ def test_only_a_registered_player_creates_bots_and_the_token_is_shown_once(srv: 
     guest = srv.player("Gil")
     refused = guest.post("/api/account/bots", {"name": "Robô"})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "account/required"
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     listed = srv.http.get("/api/account/bots", headers=owner.auth).json()["bots"]
     assert [b["bot_id"] for b in listed] == [made["bot_id"]] and listed[0]["active"] is True
@@ -93,7 +82,7 @@ def _sit(srv: LiveServer | str, token: str, room_id: str, seat: int) -> list[Any
 
 
 def test_a_bot_sits_only_where_the_owner_allows_and_is_marked_as_a_bot(srv: LiveServer) -> None:
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
     seen = _sit(srv, made["token"], closed["room_id"], 0)
@@ -107,8 +96,8 @@ def test_a_bot_sits_only_where_the_owner_allows_and_is_marked_as_a_bot(srv: Live
 
 
 def test_a_bot_plays_a_match_and_never_earns_a_medal_or_a_rating(srv: LiveServer) -> None:
-    owner = _registered(srv, "ana")
-    other = _registered(srv, "bia")
+    owner = registered(srv, "ana")
+    other = registered(srv, "bia")
     made = _bot(srv, owner)
     created = owner.create_room(name="Mesa", options={"players": 3, "lives": 2}, outside_bots=True)
     room_id = created["room_id"]
@@ -162,7 +151,7 @@ def test_a_bot_plays_a_match_and_never_earns_a_medal_or_a_rating(srv: LiveServer
 
 
 def test_a_revoked_token_is_refused_at_once_open_sockets_included(srv: LiveServer) -> None:
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     created = owner.create_room(name="Mesa", options={"players": 2}, sit=False, outside_bots=True)
 
@@ -199,8 +188,8 @@ def test_a_revoked_token_is_refused_at_once_open_sockets_included(srv: LiveServe
 
 def test_bots_cannot_be_revoked_by_someone_else(tmp_path: Path) -> None:
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
-        owner = _registered(srv, "ana")
-        thief = _registered(srv, "eva")
+        owner = registered(srv, "ana")
+        thief = registered(srv, "eva")
         made = _bot(srv, owner)
         response = thief.post(f"/api/account/bots/{made['bot_id']}/revoke", {})
         assert response.status_code == 404 and response.json()["error"]["code"] == "bot/not_found"
@@ -220,7 +209,7 @@ def _close_code(client: Client) -> int | None:
 
 
 def test_a_revoked_bot_in_a_match_loses_every_open_socket_and_the_table_plays_its_seat(srv: LiveServer) -> None:
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     created = owner.create_room(name="Mesa", options={"players": 2, "lives": 2}, outside_bots=True, clock_s=300)
     room_id = created["room_id"]
@@ -269,7 +258,7 @@ def test_a_new_connection_with_a_revoked_token_is_refused_at_once(
     """Refused on the spot, with the cookie as with the auth message: the server's wait for an ``auth`` message
     (``AUTH_WAIT_S``) is made far longer than the test's bound, so only an immediate refusal passes."""
     monkeypatch.setattr(ws_routes, "AUTH_WAIT_S", 3600.0)
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     assert owner.post(f"/api/account/bots/{made['bot_id']}/revoke", {}).status_code == 200
 
@@ -300,7 +289,7 @@ def test_a_bot_account_is_flagged_in_every_answer_that_names_a_seat(srv: LiveSer
     """The lobby's list, the room's seats (in the match too), chat, the exported history and the bot's profile all
     say, in a field a program reads, that the bot account is a bot (and the table's own bot, and a human, what they
     are); the bot account is on no leaderboard."""
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     created = owner.create_room(
         name="Com robôs", options={"players": 3, "lives": 1}, outside_bots=True, bots={"2": "easy"}
@@ -356,12 +345,12 @@ def test_a_bot_created_through_another_server_of_the_same_database_is_refused_an
     and marks it as a bot where they are."""
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     with running_server(url) as one, running_server(url) as two:
-        made = _bot(one, _registered(one, "ana"))
+        made = _bot(one, registered(one, "ana"))
         assert made["bot_id"] not in two.hub.bot_players  # created elsewhere: not in the set two loaded at start
         bot_auth = {"authorization": f"Bearer {made['token']}"}
         scoped = two.http.post("/api/rooms", json={"name": "x"}, headers=bot_auth)
         assert scoped.status_code == 403 and scoped.json()["error"]["code"] == "auth/bot_scope"
-        owner = _registered(two, "bia")
+        owner = registered(two, "bia")
         closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
         seen = _sit(two, made["token"], closed["room_id"], 0)
         assert isinstance(seen[-1], ServerError) and seen[-1].code == "room/no_bots"
@@ -376,7 +365,7 @@ def test_a_bot_created_through_another_server_of_the_same_database_is_refused_an
 def test_the_node_that_owns_a_room_checks_a_bot_it_only_knows_by_id(srv: LiveServer) -> None:
     """A join forwarded in a cluster reaches the room's owner with the player id only (the edge resolved the token):
     the owner's refusal of a seat does not depend on its cache of bot ids, it asks the store."""
-    owner = _registered(srv, "ana")
+    owner = registered(srv, "ana")
     made = _bot(srv, owner)
     closed = owner.create_room(name="Sem robôs", options={"players": 2}, sit=False)
     robot = srv.player("Robô")
