@@ -335,9 +335,37 @@ export async function renderRoom(ctx, roomId) {
     );
   }
 
+  // ---- a tap is never lost to a redraw
+  // A tap is a press and a release on the same element. A redraw between the two (another seat's move arriving)
+  // replaces the element, and the browser then fires no click: the player's tap is lost. So while a pointer is
+  // pressed on the table, redraws wait for its release (and run after the click it makes); a press that never
+  // ends (the pointer left the window) holds them at most PRESS_HOLD_MS.
+  const PRESS_HOLD_MS = 1500;
+  let pressedAt = 0;
+  let drawWhenReleased = false;
+  const onPress = () => {
+    pressedAt = performance.now();
+  };
+  const onRelease = () => {
+    if (!pressedAt) return;
+    pressedAt = 0;
+    if (drawWhenReleased) {
+      drawWhenReleased = false;
+      setTimeout(drawMain, 0); // after the click this release makes
+    }
+  };
+  main.addEventListener("pointerdown", onPress, true);
+  document.addEventListener("pointerup", onRelease, true);
+  document.addEventListener("pointercancel", onRelease, true);
+
   function drawMain() {
     const room = rs.room;
     if (!room) return;
+    if (pressedAt && performance.now() - pressedAt < PRESS_HOLD_MS) {
+      if (!drawWhenReleased) setTimeout(() => drawWhenReleased && onRelease(), PRESS_HOLD_MS);
+      drawWhenReleased = true;
+      return;
+    }
     if (!rs.mod) {
       main.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
       return;
@@ -991,6 +1019,8 @@ export async function renderRoom(ctx, roomId) {
   }, 250);
   ctx.onLeave(() => {
     document.removeEventListener("keydown", onKey);
+    document.removeEventListener("pointerup", onRelease, true);
+    document.removeEventListener("pointercancel", onRelease, true);
     turnTitle(false);
     clearInterval(clockTimer);
     rs.conn.close();
