@@ -379,6 +379,15 @@ def spec() -> dict[str, Any]:
                 tag="accounts",
             )
         },
+        "/api/matches/{match_id}/group": {
+            "get": _op(
+                "the running score of the group of people who played a finished match (null: none)",
+                _answer("Group score", _OBJECT),
+                (),
+                params=[_path("match_id", 64)],
+                tag="accounts",
+            )
+        },
         "/api/tournaments/{tournament_id}": {
             "get": _op(
                 "a tournament",
