@@ -282,7 +282,8 @@ export async function renderRoom(ctx, roomId) {
       memory: rs.memory,
       act,
       confirm: confirmDialog,
-      toast,
+      // A refusal or a hint of the module's shows where the player just tapped (the card, the pile), else on top.
+      toast: (text, kind) => toast(text, kind, lastTap()),
       redraw: () => drawMain(),
       name: (s, short = false) => seatName(rs.room, s, seat, short),
       info: (s) => seatInfo(rs.room, s),
@@ -355,6 +356,20 @@ export async function renderRoom(ctx, roomId) {
     }
   };
   main.addEventListener("pointerdown", onPress, true);
+
+  // Where the player last tapped or pressed Enter on the table (its box then: the element may be redrawn since),
+  // for a refusal to show there (dom.js toast's `near`).
+  const TAP_FRESH_MS = 5000;
+  let tapped = null;
+  main.addEventListener(
+    "click",
+    (event) => {
+      const el = event.target && event.target.closest ? event.target.closest("button, [role=button], .card") : null;
+      if (el && el.closest("[data-testid=table]")) tapped = { box: el.getBoundingClientRect(), at: performance.now() };
+    },
+    true,
+  );
+  const lastTap = () => (tapped && performance.now() - tapped.at < TAP_FRESH_MS ? tapped.box : null);
   document.addEventListener("pointerup", onRelease, true);
   document.addEventListener("pointercancel", onRelease, true);
 
@@ -959,8 +974,9 @@ export async function renderRoom(ctx, roomId) {
           rs.conn.close();
           page.replaceChildren(notFoundPage(errorText(msg), "room-error"));
         } else {
-          // Every refusal is shown (a stale submission included): the player must know their move did not count.
-          toast(errorText(msg), "error");
+          // Every refusal is shown (a stale submission included): the player must know their move did not count;
+          // next to where they acted when that was a moment ago.
+          toast(errorText(msg), "error", lastTap());
           if (rs.room && rs.mod) drawMain();
         }
         break;
