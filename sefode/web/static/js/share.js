@@ -21,7 +21,6 @@ export function createShare() {
   const linkInput = h("input", {
     readonly: true,
     class: "invite-input",
-    testid: "invite-link",
     id: "share-link",
     onfocus: (event) => event.target.select(),
   });
@@ -64,6 +63,8 @@ export function createShare() {
   function draw() {
     message.textContent = invitation();
     linkInput.value = link();
+    // Named only once it holds the room's link (tests and tools read the link from it as soon as it is there).
+    if (current.room) linkInput.dataset.testid = "invite-link";
     whatsapp.href = `https://wa.me/?text=${encodeURIComponent(`${invitation()} ${link()}`)}`;
     nativeButton.hidden = typeof navigator.share !== "function";
     qr.hidden = !current.token;
