@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from .conftest import MOBILE, Server
 from .helpers import Client, catalogue, create_invite_room, open_client, shoot, wait_ready
 
 CATALOGUE = catalogue("pt-BR")
-WIDE = {"width": 1366, "height": 800}
+WIDE: ViewportSize = {"width": 1366, "height": 800}
 INVITATION = "Vem jogar Se Fode comigo na mesa “Sexta”"
 
 STUB_SHARE = """
@@ -27,7 +27,7 @@ Object.defineProperty(Navigator.prototype, "share", {
 """
 """The phone's share sheet, recorded instead of shown."""
 
-NO_SHARE = 'delete Navigator.prototype.share; delete Navigator.prototype.canShare;'
+NO_SHARE = "delete Navigator.prototype.share; delete Navigator.prototype.canShare;"
 """A browser without the Web Share API (most desktops)."""
 
 
@@ -91,9 +91,7 @@ def test_without_a_share_sheet_the_dialog_offers_whatsapp_copy_and_a_qr_code(
     qr = page.get_by_test_id("share-qr")
     expect(qr).to_be_visible()
     expect(qr).to_have_attribute("alt", CATALOGUE["share.qr_alt"])
-    page.wait_for_function(
-        "() => { const img = document.querySelector('[data-testid=share-qr]'); return img.complete && img.naturalWidth > 0; }"
-    )
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
 
     # Copying puts the link on the clipboard and says so.
     expect(page.get_by_test_id("share-status")).to_have_text("")

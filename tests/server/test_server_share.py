@@ -91,7 +91,8 @@ def test_who_sits_is_shown_wherever_one_may_enter_without_a_password(srv: LiveSe
 
     # Nothing a non-member gets carries either room's invite token.
     seen = "".join(
-        _get(srv, path).text for path in ("/api/rooms", f"/api/rooms/{public['room_id']}", f"/api/rooms/{locked['room_id']}")
+        _get(srv, path).text
+        for path in ("/api/rooms", f"/api/rooms/{public['room_id']}", f"/api/rooms/{locked['room_id']}")
     )
     assert public["invite_token"] not in seen and locked["invite_token"] not in seen
 
