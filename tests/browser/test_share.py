@@ -60,6 +60,14 @@ def test_the_invite_dialog_opens_the_phones_share_sheet_when_there_is_one(
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     expect(opener).to_be_focused()
+    # In English, the invitation is in English.
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.get_by_test_id("share-open")).to_have_text(catalogue("en")["share.open"])
+    page.get_by_test_id("share-open").click()
+    expect(page.get_by_test_id("share-message")).to_have_text("Come play Se Fode with me at the table “Sexta”")
+    page.get_by_test_id("share-native").click()
+    page.wait_for_function("() => window.__shared.length === 2")
+    assert page.evaluate("() => window.__shared[1].text") == "Come play Se Fode with me at the table “Sexta”"
     assert ana.errors == []
     ana.close()
 

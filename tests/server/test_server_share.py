@@ -48,6 +48,7 @@ def test_an_invite_only_rooms_summary_needs_its_invite_or_a_seat(srv: LiveServer
         (None, {"invite": "not-the-invite"}),
         (None, {"invite": invite[:-1]}),
         (None, {"invite": "x" * 300}),
+        (None, {"invite": "convite-ção"}),
         (zeca.auth, {"invite": room_id}),
     ):
         refused = _get(srv, f"/api/rooms/{room_id}", headers, **params)

@@ -85,7 +85,7 @@ async def list_rooms(request: Request) -> Response:
 
 async def _invite_matches(hub: Hub, room_id: str, invite: str | None) -> bool:
     """Whether ``invite`` (from ``?invite=``) is this room's invite token."""
-    if not invite or len(invite) > 128:
+    if not invite or len(invite) > 128 or not invite.isascii():  # compare_digest takes ASCII text only
         return False
     room = hub.rooms.get(room_id)
     if room is not None:
