@@ -111,6 +111,14 @@ def test_without_a_share_sheet_the_dialog_offers_whatsapp_copy_and_a_qr_code(
     # The close button closes it too.
     page.get_by_test_id("share-close").click()
     expect(page.get_by_test_id("share-dialog")).to_be_hidden()
+    # And so does a tap on the backdrop, but not one on the dialog's own margin.
+    page.get_by_test_id("share-open").click()
+    box = page.get_by_test_id("share-dialog").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 3, box["y"] + 3)
+    expect(page.get_by_test_id("share-dialog")).to_be_visible()
+    page.mouse.click(3, 3)
+    expect(page.get_by_test_id("share-dialog")).to_be_hidden()
     assert ana.errors == []
     ana.close()
 

@@ -41,9 +41,12 @@ export function createShare() {
     h("figure", { class: "share-figure" }, qr, h("figcaption", {}, t("share.qr_caption"))),
   );
   message.id = "share-message";
-  // A click on the backdrop (outside the dialog's box) closes it too.
+  // A click on the backdrop (outside the dialog's box, not on its padding) closes it too.
   dialog.addEventListener("click", (event) => {
-    if (event.target === dialog) dialog.close();
+    if (event.target !== dialog) return;
+    const box = dialog.getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (!inside) dialog.close();
   });
   const button = h(
     "button",
