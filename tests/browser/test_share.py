@@ -162,7 +162,7 @@ def test_a_visitor_without_a_nickname_sees_the_table_first_then_joins(
 
 
 def test_the_plain_address_of_an_invite_only_room_says_to_ask_for_the_link(
-    browser: Browser, shared_server: Server
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     ana, _ = _owner(browser, shared_server, NO_SHARE)
     room_path = urlsplit(ana.page.url).path
@@ -177,6 +177,7 @@ def test_the_plain_address_of_an_invite_only_room_says_to_ask_for_the_link(
     expect(carl.page.get_by_test_id("nickname")).to_have_count(0)
     expect(carl.page.get_by_test_id("table-preview")).to_have_count(0)
     assert "Sexta" not in carl.page.content()
+    shoot(carl.page, artifacts, "invite-only", sizes=(MOBILE,))
 
     # A visitor who has a nickname already (the room refuses them when they join): the same, no password box.
     dora = open_client(browser, shared_server.url, MOBILE)

@@ -74,7 +74,7 @@ export function tablePreview({ summary, spec }) {
 export function inviteOnlyPage() {
   return h(
     "section",
-    { class: "page narrow", testid: "invite-only-page" },
+    { class: "page narrow invite-only-page", testid: "invite-only-page" },
     h(
       "div",
       { class: "panel" },
