@@ -166,6 +166,14 @@ class Room(RoomRecord):
             ids |= {s["player_id"] for s in self.match.seats if s.get("player_id") and not s.get("left")}
         return ids
 
+    def watchers(self) -> set[str]:
+        """Connected players who do not play now: during a match, all but its players still in it (one who left the
+        match watches it, though the room keeps their seat for the next); between matches, all but the seated."""
+        connected = self.connected_players()
+        if self.playing and self.match is not None:
+            return connected - {s["player_id"] for s in self.match.seats if s.get("player_id") and not s.get("left")}
+        return connected - {s["player_id"] for s in self.seats if s.get("player_id")}
+
     def config_seat_of(self, player_id: str) -> int | None:
         for i, s in enumerate(self.seats):
             if s.get("player_id") == player_id:
@@ -192,7 +200,7 @@ class Room(RoomRecord):
             "bots": bots,
             "playing": self.playing,
             "visibility": self.visibility,
-            "spectators": len(self.connected_players() - self.seated_players()),
+            "spectators": len(self.watchers()),
             "connected": len(self.connected_players()),
         }
 
@@ -285,7 +293,7 @@ class Room(RoomRecord):
             "match": match_json,
             "teams": teams,
             "pause": pause,
-            "spectators": len(connected - self.seated_players()),
+            "spectators": len(self.watchers()),
             "last_match": self.last_match,
             "setup": self._setup_json(),
         }

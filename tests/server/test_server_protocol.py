@@ -525,3 +525,16 @@ def test_pause_ends_by_itself_at_its_limit(tmp_path: Path) -> None:
         assert resumed["pause"]["votes"] == []
         state = wait_state(ana, lambda m: True)  # clocks run again
         assert state["deadline"] is not None
+
+
+def test_a_player_who_left_the_match_counts_as_watching_it(srv: LiveServer) -> None:
+    """Issue 22: after leaving a match you watch it, and the room's count of people watching says so (the room keeps
+    your seat for the next match, which made it say "0 assistindo")."""
+    _, (ana, bia) = table(srv, ["Ana", "Bia"], {"players": 3, "lives": 3})
+    start(ana, [bia])
+    assert bia.room is not None and bia.room["spectators"] == 0
+    leave(bia)  # the room message comes just before the state that carries the leave
+    room = bia.room
+    assert room is not None and room["spectators"] == 1
+    assert room["match"] is not None, "the match goes on, a bot in Bia's seat"
+    ana.wait(lambda m: m["type"] == "room" and m["room"]["spectators"] == 1)
