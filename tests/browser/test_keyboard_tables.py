@@ -6,11 +6,15 @@ and after every action and redraw the focus is still in the table, never thrown 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from start_points import first_seed, start_point
+
+from sefode.engine import Game
 
 from .conftest import Server
-from .helpers import TURN_TIMEOUT_MS, enter_nickname, open_client, table_version, wait_ready
+from .helpers import TURN_TIMEOUT_MS, enter_nickname, open_client, open_solo, table_version, wait_ready
 
 # The focus group of the focused element ("hand", "piles", "bid", "board"), or what holds the focus otherwise.
 FOCUS = """() => {
@@ -201,5 +205,32 @@ def test_guimenon_is_played_with_the_keyboard(browser: Browser, server: Server, 
         page.wait_for_function(NEWER, arg=before, timeout=TURN_TIMEOUT_MS)
     assert placed >= 1
     page.screenshot(path=str(artifacts / "guimenon-keyboard-360x740.png"))
+    assert client.errors == []
+    client.close()
+
+
+def test_one_card_of_the_hand_is_picked_out_at_a_time(browser: Browser, shared_server: Server) -> None:
+    """Issue 22: the card the keyboard focus is on and the card under the pointer were both raised with a gold border;
+    while the pointer is over the hand, only the card under it is."""
+
+    def my_card_turn(game: Game[Any], state: Any) -> bool:
+        view = game.view(state, 0)
+        return game.awaiting(state) == {0} and view["phase"] == "playing" and len(view["hands"][0]) >= 3
+
+    point = first_seed(lambda seed: start_point("fodinha", {"players": 2}, my_card_turn, seed=seed))
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    open_solo(page, shared_server.url, "Ana", {"bots": 1, "options": {"players": 2}, "start": point})
+    cards = page.locator("[data-testid=my-hand] > button.card.playable")
+    expect(cards.first).to_be_visible()
+    page.keyboard.press("ArrowRight")  # a keyboard move: the focus shows
+    focused = page.evaluate("() => document.activeElement.dataset.testid")
+    others = [t for t in cards.evaluate_all("els => els.map(e => e.dataset.testid)") if t != focused]
+    assert focused and others
+    page.get_by_test_id(others[-1]).hover()
+    outlined = cards.evaluate_all(
+        "els => els.filter(e => getComputedStyle(e).outlineStyle !== 'none').map(e => e.dataset.testid)"
+    )
+    assert outlined == [others[-1]], outlined
     assert client.errors == []
     client.close()
