@@ -169,6 +169,7 @@ EVERY_FIELD: dict[str, Any] = {
     "chat_count": 9,
     "seat_setup": {"p-owner": "brasa-viva"},
     "outside_bots": True,
+    "rematch": {"match": "m-last", "voters": ["p-owner"], "accepted": ["p-owner"], "declined": [], "tournament": False},
 }
 """A stored room with every field away from its default (the keys are those of the stored format)."""
 
