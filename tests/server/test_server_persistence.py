@@ -222,6 +222,7 @@ def test_a_failed_save_puts_back_every_stored_field() -> None:
         "chat_count": 10,
         "seat_setup": {"p-other": "veu-de-sombras"},
         "outside_bots": False,
+        "rematch": None,
     }
     assert all(changed[key] != value for key, value in EVERY_FIELD.items() if key != "game")
 
