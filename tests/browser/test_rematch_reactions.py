@@ -63,7 +63,7 @@ def test_rematch_vote_decline_then_accept_and_reactions_at_the_senders_seat(
     bia.page.get_by_test_id("chat-send").click()
     expect(ana.page.get_by_test_id("seat-1").get_by_test_id("bubble-1")).to_have_text("agora vai")
     expect(ana.page.get_by_test_id("chat-unread")).to_have_text("1")
-    expect(ana.page.get_by_test_id("chat-unread-head")).to_have_text("💬 1")
+    expect(ana.page.get_by_test_id("chat-unread-head")).to_have_text(f"{PT['tab.chat']}1")
     expect(ana.page.get_by_test_id("chat-unread-head")).to_be_in_viewport()
     shoot(ana.page, artifacts, "02-chat-bubble", SIZES)
 

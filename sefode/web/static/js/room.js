@@ -363,7 +363,7 @@ export async function renderRoom(ctx, roomId) {
         h("span", { class: "chip", testid: "spectators", title: t("room.spectators_title") }, tn("room.spectators_n", room.spectators ?? 0)),
         // The unread chat, where a phone player sees it during play (the chat pane is below the table there).
         rs.unread && rs.tab !== "chat"
-          ? h("button", { type: "button", class: "chip chat-chip", testid: "chat-unread-head", "aria-label": t("reactions.chat_unread", { n: rs.unread }), onclick: () => openChat() }, `💬 ${rs.unread}`)
+          ? h("button", { type: "button", class: "chip chat-chip", testid: "chat-unread-head", "aria-label": t("reactions.chat_unread", { n: rs.unread }), onclick: () => openChat() }, t("tab.chat"), h("span", { class: "badge" }, String(rs.unread)))
           : null,
         rules ? h("a", { class: "chip rules-chip", href: `/rules/${encodeURIComponent(rules)}`, target: "_blank", rel: "noopener", testid: "room-rules" }, t("nav.rules")) : null,
       ),
