@@ -41,9 +41,7 @@ async def offer(room: Room, run: MatchRun) -> None:
         tournament = False
     seated = {s["player_id"] for s in room.seats if s.get("player_id")}
     voters = [
-        pid
-        for s in run.seats
-        if (pid := s.get("player_id")) and pid in seated and pid not in room.hub.bot_players
+        pid for s in run.seats if (pid := s.get("player_id")) and pid in seated and pid not in room.hub.bot_players
     ]
     room.rematch = {
         "match": run.id,

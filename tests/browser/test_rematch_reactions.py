@@ -8,13 +8,13 @@ import random
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from .conftest import DESKTOP, MOBILE, Server
 from .helpers import Client, catalogue, create_invite_room, open_client, play_until_over, shoot, start_at, wait_ready
 
 PT = catalogue("pt-BR")
-SIZES = (MOBILE, {"width": 1366, "height": 800})
+SIZES: tuple[ViewportSize, ...] = (MOBILE, {"width": 1366, "height": 800})
 SEED = 2
 """The first match's deal (as in test_private_room: with one life each it ends within a hand or two)."""
 
