@@ -392,6 +392,14 @@ class Client:
     async def chat(self, text: str) -> str | int:
         return await self.send({"type": "chat", "text": text})
 
+    async def rematch(self, accept: bool = True) -> str | int:
+        """Vote for (or against) a rematch of the match that just ended (docs/protocol.md, Rematch)."""
+        return await self.send({"type": "rematch", "accept": accept})
+
+    async def react(self, reaction: str) -> str | int:
+        """Show one of the fixed reactions (an id such as ``"gg"``; docs/protocol.md, Reactions) at your seat."""
+        return await self.send({"type": "react", "reaction": reaction})
+
     async def request(self, message: Mapping[str, Any], timeout_s: float = 20.0) -> Event:
         """Send a message and wait for its answer: the next ``room``/``state``/``pong`` event, or its ``error``
         (RequestRefused). Only while :meth:`events` runs (it reads the messages)."""

@@ -122,7 +122,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(Security, public_url=public_url)
     app.state.hub = hub
-    app.state.limiter = Limiter(limits)
+    app.state.limiter = hub.limiter = Limiter(limits)
     if hub.cluster is not None:
         hub.cluster.limits = app.state.limiter.limits
     app.state.public_url = public_url

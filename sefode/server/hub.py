@@ -22,7 +22,8 @@ from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
-from sefode.server import PROTOCOL, logs, startpoint
+from sefode.server import PROTOCOL, logs, reactions, rematch, startpoint
+from sefode.server.limits import Limiter
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.placement import LocalPlacement, Peer, Placement
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
@@ -152,6 +153,8 @@ class Hub:
         self.pause_limit_s = pause_limit_s
         self.clock_unit_s = clock_unit_s
         self.test_hooks = False
+        self.limiter = Limiter()
+        """The server's limits (the app's ``Limiter``, set by ``create_app``): the rooms' own (reactions, votes)."""
         """Whether the owner's ``start`` message may carry a start point (``sefode.server.startpoint``); the app
         sets it from ``create_app(test_hooks=...)``."""
         """Real seconds per second of a room's turn clock (``clock_s``): 1 but in tests that let a clock run out."""
@@ -506,6 +509,11 @@ class Hub:
             await room.set_seat_setup(conn, msg["value"])
         elif kind == "pause":
             await room.pause(pid, msg["vote"])
+        elif kind == "rematch":
+            self.limiter.vote(pid)
+            await rematch.vote(room, pid, msg["accept"], msg.get("match"))
+        elif kind == "react":
+            await reactions.react(room, pid, msg["reaction"], self.limiter)
 
     async def join(self, conn: Peer, msg: dict[str, Any]) -> None:
         """A ``join``: in the room where the placement holds it."""

@@ -41,6 +41,12 @@ class Limits:
     connection_messages_burst: float = 40
     connection_messages_per_s: float = 20
     connections_per_player: int = 8
+    reactions_burst: float = 5
+    reactions_per_s: float = 0.5
+    """Reactions (``react``) per player: a few at once, then one every 2 s."""
+    votes_burst: float = 10
+    votes_per_s: float = 1
+    """Rematch votes (``rematch``) per player."""
     password_free_failures: int = 5
     """Wrong room passwords allowed (per room, and per client) before the backoff starts."""
     password_backoff_s: float = 1.0
@@ -63,6 +69,10 @@ class Limits:
             connection_messages_burst=big,
             connection_messages_per_s=big,
             connections_per_player=10**12,
+            reactions_burst=big,
+            reactions_per_s=big,
+            votes_burst=big,
+            votes_per_s=big,
         )
 
 
@@ -180,6 +190,8 @@ class Limiter:
         self.sessions = Buckets(lim.sessions_burst, lim.sessions_per_s)
         self.rooms = Buckets(lim.rooms_burst, lim.rooms_per_s)
         self.messages = Buckets(lim.player_messages_burst, lim.player_messages_per_s)
+        self.reactions = Buckets(lim.reactions_burst, lim.reactions_per_s)
+        self.votes = Buckets(lim.votes_burst, lim.votes_per_s)
         self.passwords = Backoff(
             lim.password_free_failures, lim.password_backoff_s, lim.password_backoff_max_s, lim.password_window_s
         )
@@ -199,6 +211,14 @@ class Limiter:
 
     def message(self, player_id: str) -> bool:
         return self.messages.allow(player_id)
+
+    def reaction(self, player_id: str) -> None:
+        if not self.reactions.allow(player_id):
+            raise ClientError("rate/limited", "too many reactions; wait a moment")
+
+    def vote(self, player_id: str) -> None:
+        if not self.votes.allow(player_id):
+            raise ClientError("rate/limited", "too many rematch votes; wait a moment")
 
     def password_attempt(self, room_id: str, client: str, now: float | None = None) -> None:
         """Refuse (``rate/limited``) while the room or the client is backing off after wrong passwords."""

@@ -138,6 +138,8 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     "action": {"action": (_object, True), "version": (_int(0, 1 << 31), True)},
     "chat": {"text": (_text(text.chat), True)},
     "pause": {"vote": (_bool, True)},
+    "rematch": {"accept": (_bool, True), "match": (_text(_token("match", 64)), False)},
+    "react": {"reaction": (_text(_token("reaction", 32)), True)},
     "seat_setup": {"value": (lambda key, value: value, True)},  # the game checks it (Game.check_seat_setup)
     "ping": {},
     "auth": {"token": (_text(_token("token", 128)), True)},

@@ -90,6 +90,9 @@ class RoomRecord:
     """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
     outside_bots: bool = False
     """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
+    rematch: dict[str, Any] | None = None
+    """The rematch vote of the match that ended last (``sefode.server.rematch``): ``{"match", "voters", "accepted",
+    "declined", "tournament"}``; None while a match is on or before the first one ends."""
 
     def __post_init__(self) -> None:
         del self.chat_log[:-CHAT_KEPT]

@@ -20,7 +20,7 @@ from sefode.bots.base import Player
 from sefode.bots.players import make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, SeatStatus, apply_entry, get_game
 from sefode.history import replay_actions
-from sefode.server import logs, startpoint
+from sefode.server import logs, rematch, startpoint
 from sefode.server.matchrun import MatchRun, with_played_for
 from sefode.server.messages import ClientError, encode
 from sefode.server.present import state_common, state_message
@@ -296,6 +296,7 @@ class Room(RoomRecord):
             "spectators": len(self.watchers()),
             "last_match": self.last_match,
             "setup": self._setup_json(),
+            "rematch": rematch.room_json(self),
         }
 
     def _setup_json(self) -> dict[str, Any] | None:
@@ -513,6 +514,7 @@ class Room(RoomRecord):
             if old is None:
                 raise ClientError("room/not_seated", "you are not seated in this room")
             self.seats[old] = {"player_id": None, "bot": None}
+            rematch.seat_lost(self, player_id)
             await self.save()
             try:
                 await self.hub.db(room_emptied, self.hub.store.engine, self.id, self.seats)  # no human left
@@ -527,8 +529,11 @@ class Room(RoomRecord):
             self._require_between()
             i = self._seat_index(seat)
             await self.admit(None)  # the owner seats the table's own bot
-            had_human = self.seats[i].get("player_id") is not None
+            had = self.seats[i].get("player_id")
+            had_human = had is not None
             self.seats[i] = {"player_id": None, "bot": bot}
+            if had is not None:
+                rematch.seat_lost(self, had)
             await self.save()
             if had_human:
                 try:
@@ -584,77 +589,82 @@ class Room(RoomRecord):
         async with self.lock:
             if player_id is not None:
                 self._require_owner(player_id)
-            self._require_between()
-            for occupant in [s["player_id"] for s in self.seats if s.get("player_id")]:
-                await self._unseat_refused(occupant)
-            game = get_game(self.game_name)
-            options = dict(self.options)
-            if game.spec.seats_option is not None:
-                options[game.spec.seats_option] = len(self.seats)
-            seed = secrets.randbits(63) if start is None else start.seed
-            try:
-                state = game.new_match(options, seed, self._seat_setups(game, options, seed))
-            except EngineError as err:
-                raise ClientError(err.code, str(err)) from None
-            occupants = [
-                {"player_id": s["player_id"], "bot": None, "left": False}
-                if s.get("player_id")
-                else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
-                for s in self.seats
-            ]
-            match_id = secrets.token_hex(8)
-            setup = game.history_setup(state)
-            run = MatchRun(
-                id=match_id,
-                number=self.match_count + 1,
-                game=game,
-                state=state,
-                seed=seed,
-                options=game.options(state),
-                setup=setup,
-                seats=occupants,
-            )
-            run.awaiting = game.awaiting(state)
-            run.seen = [0] * game.seats(state)
-            run.own = [0] * game.seats(state)
-            played = startpoint.play_into(run, start) if start is not None else []
-            await self.hub.create_match(
-                self,
-                match_id,
-                self.id,
-                self.match_count + 1,
-                game.name,
-                run.options,
-                seed,
-                setup,
-                occupants,
-            )
-            if played:
-                fence = self.hub.fence(self.id)
-                await asyncio.gather(
-                    *(
-                        self.hub.write(add_action, match_id, i, seat, entry, ActionSource.START, fence=fence)
-                        for i, (seat, entry) in enumerate(played)
-                    )
+            await self.start_locked(start)
+
+    async def start_locked(self, start: StartPoint | None = None) -> None:
+        """``start``'s work, the room's lock held (also the path of a rematch every voter accepted)."""
+        self._require_between()
+        for occupant in [s["player_id"] for s in self.seats if s.get("player_id")]:
+            await self._unseat_refused(occupant)
+        game = get_game(self.game_name)
+        options = dict(self.options)
+        if game.spec.seats_option is not None:
+            options[game.spec.seats_option] = len(self.seats)
+        seed = secrets.randbits(63) if start is None else start.seed
+        try:
+            state = game.new_match(options, seed, self._seat_setups(game, options, seed))
+        except EngineError as err:
+            raise ClientError(err.code, str(err)) from None
+        occupants = [
+            {"player_id": s["player_id"], "bot": None, "left": False}
+            if s.get("player_id")
+            else {"player_id": None, "bot": s.get("bot") or DEFAULT_LEVEL, "left": False}
+            for s in self.seats
+        ]
+        match_id = secrets.token_hex(8)
+        setup = game.history_setup(state)
+        run = MatchRun(
+            id=match_id,
+            number=self.match_count + 1,
+            game=game,
+            state=state,
+            seed=seed,
+            options=game.options(state),
+            setup=setup,
+            seats=occupants,
+        )
+        run.awaiting = game.awaiting(state)
+        run.seen = [0] * game.seats(state)
+        run.own = [0] * game.seats(state)
+        played = startpoint.play_into(run, start) if start is not None else []
+        await self.hub.create_match(
+            self,
+            match_id,
+            self.id,
+            self.match_count + 1,
+            game.name,
+            run.options,
+            seed,
+            setup,
+            occupants,
+        )
+        if played:
+            fence = self.hub.fence(self.id)
+            await asyncio.gather(
+                *(
+                    self.hub.write(add_action, match_id, i, seat, entry, ActionSource.START, fence=fence)
+                    for i, (seat, entry) in enumerate(played)
                 )
-            self.match_count += 1
-            self.current_match = match_id
-            await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
-            self.match = run
-            self.pause_votes.clear()
-            self.paused_until = None
-            self._reset_clock()
-            logs.event(
-                "match.start",
-                room=self.id,
-                match=match_id,
-                seed_hash=seed_hash(seed),
-                seats=occupants,
-                **({"start_actions": len(played)} if start is not None else {}),
             )
-            self.send_room()
-            self.send_state([])
-            self._schedule()
+        self.match_count += 1
+        self.current_match = match_id
+        self.rematch = None
+        await self.save()  # when storing fails, the room goes back to what the store holds: no match starts
+        self.match = run
+        self.pause_votes.clear()
+        self.paused_until = None
+        self._reset_clock()
+        logs.event(
+            "match.start",
+            room=self.id,
+            match=match_id,
+            seed_hash=seed_hash(seed),
+            seats=occupants,
+            **({"start_actions": len(played)} if start is not None else {}),
+        )
+        self.send_room()
+        self.send_state([])
+        self._schedule()
 
     async def act(self, player_id: str, message: dict[str, Any], version: int) -> None:
         """A client's action, checked in the protocol's fixed order."""
@@ -791,6 +801,7 @@ class Room(RoomRecord):
         self.current_match = None
         self.pause_votes.clear()
         self.paused_until = None
+        await rematch.offer(self, run)
         await self.save()
         logs.event("match.end", room=self.id, match=run.id, placements=placements, no_winner=no_winner)
         self.broadcast(

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Browser, Route, expect
 
+from sefode.server.reactions import REACTIONS
 from sefode.server.routes.games import render_markdown
 
 from .conftest import Server
@@ -27,6 +28,9 @@ TEMPLATES = {
     "suit.": list("chsd"),
     "tab.": ["score", "chat", "log", "room"],
     "create.visibility_": ["public", "password", "invite"],
+    "reaction.": list(REACTIONS),
+    "reaction_label.": list(REACTIONS),
+    "rematch.vote_": ["accepted", "declined", "waiting"],
 }
 
 

@@ -169,6 +169,7 @@ EVERY_FIELD: dict[str, Any] = {
     "chat_count": 9,
     "seat_setup": {"p-owner": "brasa-viva"},
     "outside_bots": True,
+    "rematch": {"match": "m-last", "voters": ["p-owner"], "accepted": ["p-owner"], "declined": [], "tournament": False},
 }
 """A stored room with every field away from its default (the keys are those of the stored format)."""
 
@@ -221,6 +222,7 @@ def test_a_failed_save_puts_back_every_stored_field() -> None:
         "chat_count": 10,
         "seat_setup": {"p-other": "veu-de-sombras"},
         "outside_bots": False,
+        "rematch": None,
     }
     assert all(changed[key] != value for key, value in EVERY_FIELD.items() if key != "game")
 

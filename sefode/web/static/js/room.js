@@ -17,6 +17,8 @@ import { createSeatSetup } from "./setup.js";
 import { createCoach } from "./coach.js";
 import { createShare } from "./share.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
+import { createReactions } from "./reactions.js";
+import { rematchBlock } from "./rematch.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -172,7 +174,13 @@ export async function renderRoom(ctx, roomId) {
             testid: `tab-${name}`,
             onclick: () => {
               rs.tab = name;
-              if (name === "chat") rs.unread = 0;
+              if (name === "chat") {
+                rs.unread = 0;
+                if (rs.room && rs.mod) {
+                  drawHead();
+                  drawMain();
+                }
+              }
               drawTabs();
             },
           },
@@ -236,6 +244,43 @@ export async function renderRoom(ctx, roomId) {
     },
   });
   const soloFor = (seat) => coach.solo(rs.room, seat);
+  /** Reactions and seat bubbles (reactions.js): the bar near the table, bubbles on the seats. */
+  const social = createReactions({
+    send,
+    seatOfPlayer: (pid) => {
+      const room = rs.room;
+      if (!room || !pid) return null;
+      const seats = (room.match && room.match.seats) || room.seats || [];
+      const found = seats.find((s) => s.player_id === pid && !s.left);
+      return found ? found.seat : null;
+    },
+    nameOf: (seat) => seatName(rs.room, seat, mySeat()),
+    roots: () => [overlay, main],
+    openChat: () => openChat(),
+    unread: () => rs.unread,
+    redraw: () => {
+      if (!rs.room || !rs.mod) return;
+      drawMain();
+      drawOverlay();
+    },
+  });
+  function openChat() {
+    rs.tab = "chat";
+    rs.unread = 0;
+    drawTabs();
+    drawHead();
+    if (rs.room && rs.mod) drawMain();
+    side.scrollIntoView({ block: "nearest" });
+    chatInput.focus({ preventScroll: true });
+  }
+  /** Is this player seated in the room (for the next match) or in the match on? Reactions are theirs. */
+  function seatedHere() {
+    const me = currentPlayer();
+    if (!rs.room || !me) return false;
+    const inMatch = matchOn() && rs.room.match && (rs.room.match.seats || []).some((s) => s.player_id === me.player_id && !s.left);
+    if (matchOn()) return Boolean(inMatch);
+    return (rs.room.seats || []).some((s) => s.player_id === me.player_id);
+  }
   function act(action) {
     if (!rs.state || rs.pendingAction) return;
     if (!rs.conn.send({ type: "action", action, version: rs.state.version })) {
@@ -335,6 +380,10 @@ export async function renderRoom(ctx, roomId) {
         rs.spec ? h("span", { class: "chip", testid: "room-game" }, matchTitle(rs.spec, room.options)) : null,
         h("span", { class: `chip status-${room.status}`, testid: "room-status" }, status),
         h("span", { class: "chip", testid: "spectators", title: t("room.spectators_title") }, tn("room.spectators_n", room.spectators ?? 0)),
+        // The unread chat, where a phone player sees it during play (the chat pane is below the table there).
+        rs.unread && rs.tab !== "chat"
+          ? h("button", { type: "button", class: "chip chat-chip", testid: "chat-unread-head", "aria-label": t("reactions.chat_unread", { n: rs.unread }), onclick: () => openChat() }, t("tab.chat"), h("span", { class: "badge" }, String(rs.unread)))
+          : null,
         rules ? h("a", { class: "chip rules-chip", href: `/rules/${encodeURIComponent(rules)}`, target: "_blank", rel: "noopener", testid: "room-rules" }, t("nav.rules")) : null,
       ),
       h("div", { class: "invite" }, share.button),
@@ -408,13 +457,20 @@ export async function renderRoom(ctx, roomId) {
       // The turn timer at the decision: the module may place ctx.timer() itself; else it sits above the controls.
       const timer = deadline && !table.querySelector("[data-testid=turn-timer]") ? turnTimer(deadline) : null;
       const tip = gctx.over ? null : coach.panel(rs.spec && rs.spec.name);
-      main.replaceChildren(table, ...(timer ? [timer] : []), ...(tip ? [tip] : []), controls(gctx));
+      main.replaceChildren(table, ...(timer ? [timer] : []), ...(tip ? [tip] : []), social.bar({ seated: seatedHere() }), controls(gctx));
       page.classList.add("playing");
       restoreFocus(focus, gctx);
     } else {
       page.classList.remove("playing");
-      main.replaceChildren(seatingPanel(true));
+      const focus = document.activeElement && main.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+      // With the end-of-match card on top, the bar is on the card.
+      main.replaceChildren(...(endShown() ? [] : [social.bar({ seated: seatedHere() })]), seatingPanel(true));
+      if (focus) {
+        const again = main.querySelector(`[data-testid="${CSS.escape(focus)}"]`);
+        if (again) again.focus({ preventScroll: true });
+      }
     }
+    social.attach();
   }
 
   function turnTimer(deadline) {
@@ -653,7 +709,7 @@ export async function renderRoom(ctx, roomId) {
       const team = room.teams ? room.teams.find((tm) => (tm.seats || []).includes(s)) : null;
       return h(
         "li",
-        { class: `seat-row${mine ? " mine" : ""}`, testid: `seat-row-${s}` },
+        { class: `seat-row${mine ? " mine" : ""}`, testid: `seat-row-${s}`, "data-bubble-seat": String(s) },
         h("span", { class: "seat-no" }, t("seat.number", { n: s + 1 })),
         team ? h("span", { class: "team-symbol", style: { color: team.colour }, title: team.name }, team.symbol) : null,
         who,
@@ -661,6 +717,8 @@ export async function renderRoom(ctx, roomId) {
       );
     });
     const parts = [h("h2", {}, t("room.seating")), h("ul", { class: "seat-list", testid: "seat-list" }, rows)];
+    // The rematch vote, when the end-of-match card that also shows it is closed (or gone: after a reconnection).
+    if (between && !endShown()) parts.push(rematchBlock({ room, me: me && me.player_id, send, prefix: "seating-" }));
     if (room.teams && room.teams.length) parts.push(teamsEditor(owner && between));
     if (between) parts.push(seatSetup.panel({ room, mod: rs.mod, game: rs.spec }));
     if (owner && between) {
@@ -759,7 +817,7 @@ export async function renderRoom(ctx, roomId) {
         order.map(({ place, seat }) =>
           h(
             "li",
-            { class: seat === me ? "mine" : "", testid: `place-${seat}` },
+            { class: seat === me ? "mine" : "", testid: `place-${seat}`, "data-bubble-seat": testid === "placements" ? String(seat) : null },
             noWinner ? null : placeBadge(place),
             h("span", { class: "who" }, seatName(rs.room, seat, me)),
             teamBadge(teamOf(rs.room, view, seat)),
@@ -771,21 +829,38 @@ export async function renderRoom(ctx, roomId) {
     );
   }
 
-  function drawOverlay() {
+  /** The end-of-match card's result, or null when the card is not shown. */
+  function endResult() {
     const state = rs.state;
     const view = state && state.view;
     const ended = matchEndFor(state);
     const result = ended || (view && Array.isArray(view.placements) ? { placements: view.placements, no_winner: view.no_winner } : null);
-    if (!state || !result || !result.placements || !isOver() || rs.overlayClosedFor === state.match_id) {
+    if (!state || !result || !result.placements || !isOver() || rs.overlayClosedFor === state.match_id) return null;
+    return result;
+  }
+  function endShown() {
+    return endResult() !== null;
+  }
+
+  function drawOverlay() {
+    const state = rs.state;
+    const view = state && state.view;
+    const ended = matchEndFor(state);
+    const result = endResult();
+    if (!result) {
       overlay.hidden = true;
       return;
     }
+    const focused = document.activeElement && overlay.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    const me = currentPlayer();
     const url = (ended && ended.history_url) || (rs.room.last_match && rs.room.last_match.history_url) || `/api/matches/${state.match_id}/history`;
     overlay.replaceChildren(
       h(
         "div",
         { class: "panel end-panel", role: "dialog", "aria-modal": "false", "aria-label": t("end.title") },
         placementsBlock(result, url, view),
+        rematchBlock({ room: rs.room, me: me && me.player_id, send }),
+        social.bar({ seated: seatedHere() }),
         coach.panel(rs.spec && rs.spec.name),
         h(
           "div",
@@ -798,6 +873,7 @@ export async function renderRoom(ctx, roomId) {
               onclick: () => {
                 rs.overlayClosedFor = state.match_id;
                 drawOverlay();
+                drawMain(); // the room's panel shows the rematch vote now, and the reactions bar
               },
             },
             t("end.back_to_room"),
@@ -808,6 +884,15 @@ export async function renderRoom(ctx, roomId) {
     );
     const wasHidden = overlay.hidden;
     overlay.hidden = false;
+    social.attach();
+    if (focused) {
+      const again = overlay.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+      else {
+        const other = overlay.querySelector("[data-testid=rematch-decline]:not([disabled]), [data-testid=rematch-accept]:not([disabled]), [data-testid=end-close]");
+        if (other) other.focus({ preventScroll: true });
+      }
+    }
     // The end of the match takes the keyboard focus (from a table that has no decision any more).
     if (wasHidden) {
       const active = document.activeElement;
@@ -963,6 +1048,14 @@ export async function renderRoom(ctx, roomId) {
         if (rs.tab !== "chat" && !msg.recap) rs.unread += 1;
         drawChat();
         drawTabs();
+        social.onMessage(msg);
+        if (!msg.recap && rs.room && rs.mod) {
+          drawHead();
+          drawMain();
+        }
+        break;
+      case "reaction":
+        social.onMessage(msg);
         break;
       case "error":
         rs.pendingAction = false;
@@ -1048,6 +1141,7 @@ export async function renderRoom(ctx, roomId) {
     document.removeEventListener("pointercancel", onRelease, true);
     turnTitle(false);
     clearInterval(clockTimer);
+    social.close();
     rs.conn.close();
     setActiveGame(null);
     banner("");
