@@ -19,6 +19,7 @@ import { createShare } from "./share.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
+import { createGroupScore } from "./groupscore.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -842,6 +843,7 @@ export async function renderRoom(ctx, roomId) {
     return endResult() !== null;
   }
 
+  const groupScores = createGroupScore(() => drawOverlay());
   function drawOverlay() {
     const state = rs.state;
     const view = state && state.view;
@@ -859,6 +861,9 @@ export async function renderRoom(ctx, roomId) {
         "div",
         { class: "panel end-panel", role: "dialog", "aria-modal": "false", "aria-label": t("end.title") },
         placementsBlock(result, url, view),
+        // Asked for once the match_end came: it is sent after the match is recorded (the state before it may
+        // already say the match is over).
+        ended ? groupScores.block(ended.match_id) : null,
         rematchBlock({ room: rs.room, me: me && me.player_id, send }),
         social.bar({ seated: seatedHere() }),
         coach.panel(rs.spec && rs.spec.name),
