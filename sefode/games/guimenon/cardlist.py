@@ -2,7 +2,7 @@
 
     python -m sefode.games.guimenon.cardlist          # rewrite the generated parts of rules/ and i18n/
 
-The rules pages keep the generated list between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
+The rules pages keep the generated list (in player words: names, never the cards' ids) between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
 catalogues hold hand-written UI strings plus ``guimenon.card.*``, ``guimenon.location.*``, ``guimenon.deck.*``
 and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name).
 ``tests/test_guimenon_pages.py`` fails when either is out of date.
@@ -60,43 +60,43 @@ def card_list(cs: CardSet, lang: str) -> str:
     lines = [
         f"### {w['cards']} ({len(cs.cards)})",
         "",
-        f"| {w['name']} | id | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        f"| {w['name']} | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for c in sorted(cs.cards, key=lambda c: (c.cost, c.id)):
         types = ", ".join(cs.types[t].get(lang) for t in sorted(c.types)) or w["none"]
         stars = str(c.stars) if c.being else w["none"]
         text = ability_text(c.ability, cs, lang) or w["none"]
         lines.append(
-            f"| {c.name.get(lang)} | `{c.id}` | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
+            f"| {c.name.get(lang)} | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
             f"{types} | {text} |"
         )
     lines += [
         "",
         f"### {w['tokens']}",
         "",
-        f"| {w['name']} | id | {w['stars']} | {w['types']} |",
-        "| --- | --- | --- | --- |",
+        f"| {w['name']} | {w['stars']} | {w['types']} |",
+        "| --- | --- | --- |",
     ]
     for t in cs.tokens.values():
         types = ", ".join(cs.types[x].get(lang) for x in sorted(t.types)) or w["none"]
-        lines.append(f"| {t.name.get(lang)} | `{t.id}` | {t.stars} | {types} |")
+        lines.append(f"| {t.name.get(lang)} | {t.stars} | {types} |")
     lines += [
         "",
         f"### {w['locations']} ({len(cs.locations)})",
         "",
-        f"| {w['name']} | id | {w['ability']} |",
-        "| --- | --- | --- |",
+        f"| {w['name']} | {w['ability']} |",
+        "| --- | --- |",
     ]
     for loc in cs.locations:
         lines.append(
-            f"| {loc.name.get(lang)} | `{loc.id}` | {ability_text(loc.ability, cs, lang, location=True) or w['none']} |"
+            f"| {loc.name.get(lang)} | {ability_text(loc.ability, cs, lang, location=True) or w['none']} |"
         )
     lines += ["", f"### {w['decks']}", ""]
     for d in cs.decks.values():
         names = ", ".join(cs.by_id[c].name.get(lang) for c in d.cards)
         lines += [
-            f"**{d.name.get(lang)}** (`{d.id}`): {d.description.get(lang)}",
+            f"**{d.name.get(lang)}**: {d.description.get(lang)}",
             "",
             f"{len(d.cards)} {w['list']}: {names}.",
             "",
@@ -173,6 +173,17 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.start_from": "Começar de um deck pronto",
         "guimenon.kind.ser": "Ser",
         "guimenon.kind.item": "Item",
+        "guimenon.result.stars": "{card} ({name}) {amount}★",
+        "guimenon.result.destroyed": "destruída: {card} ({name})",
+        "guimenon.result.moved": "{card} ({name}) vai para o Local {to}",
+        "guimenon.result.created": "{name} ganha {card} no Local {at}",
+        "guimenon.result.copy": "{name} ganha uma cópia de {card} no Local {at}",
+        "guimenon.result.drew": "{name} compra 1 carta",
+        "guimenon.result.discarded": "{name} descarta {card}",
+        "guimenon.result.costs_more": "as cartas na mão de {name} custam {n} Lua a mais",
+        "guimenon.result.costs_less": "as cartas na mão de {name} custam {n} Lua a menos",
+        "guimenon.result.moon": "{name} ganha +{n} Lua no próximo turno",
+        "guimenon.result.nothing": "sem efeito",
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -223,6 +234,17 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.start_from": "Start from a ready deck",
         "guimenon.kind.ser": "Being",
         "guimenon.kind.item": "Item",
+        "guimenon.result.stars": "{card} ({name}) {amount}★",
+        "guimenon.result.destroyed": "destroyed: {card} ({name})",
+        "guimenon.result.moved": "{card} ({name}) moves to Location {to}",
+        "guimenon.result.created": "{name} gets {card} at Location {at}",
+        "guimenon.result.copy": "{name} gets a copy of {card} at Location {at}",
+        "guimenon.result.drew": "{name} draws 1 card",
+        "guimenon.result.discarded": "{name} discards {card}",
+        "guimenon.result.costs_more": "the cards in {name}'s hand cost {n} Moon more",
+        "guimenon.result.costs_less": "the cards in {name}'s hand cost {n} Moon less",
+        "guimenon.result.moon": "{name} gets +{n} Moon next turn",
+        "guimenon.result.nothing": "no effect",
     },
 }
 
