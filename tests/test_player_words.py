@@ -69,7 +69,7 @@ def findings(text: str, names: frozenset[str] = frozenset()) -> list[str]:
         ("Jogar As", ["card 'As'"]),
         ("semente {seed}", ["seed 'semente'"]),
         ("the seed is 7", ["seed 'seed'"]),
-        (f"veja {OLD_DOC} §2", ["rulings document 'RULINGS'", "rulings document '§'"]),
+        (f"veja {OLD_DOC} §2", [f"rulings document {OLD_DOC!r}", "rulings document '§'"]),
         ("sorteio: 4daabe91c0…", ["hash '4daabe91c0'"]),
         ("rode sefode replay arquivo.json", ["command line 'sefode'"]),
         ("formato `sefode-history/1`", ["command line 'sefode'"]),
