@@ -4,6 +4,7 @@ catalogues and rules pages) and ``tests/browser/test_player_words.py`` (the text
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 CARD_CODE = re.compile(r"(?<![\w{])(?:[2-9TJQKA][chsd]|X[12])(?![\w}])")
 """A card in the notation of docs/rulings.md as a whole word: rank then suit letter ("3c", "Ts", "Ah"), or a joker."""
@@ -37,3 +38,9 @@ def findings(text: str, names: frozenset[str] = frozenset()) -> list[str]:
     for kind, pattern in PATTERNS.items():
         out += [f"{kind} {m.group()!r}" for m in pattern.finditer(text)]
     return out
+
+
+def card_names(catalogue: Mapping[str, str]) -> frozenset[str]:
+    """The card names a catalogue holds (``<game>.card.<id>``, Guimenon's "Semente Lunar"): proper names, which
+    ``findings`` leaves out."""
+    return frozenset(v for k, v in catalogue.items() if v and re.fullmatch(r"[\w-]+\.card\.[\w-]+", k))

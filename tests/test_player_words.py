@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from player_words import OLD_DOC, findings
+from player_words import OLD_DOC, card_names, findings
 
 from sefode.engine import Game, games
 from sefode.server.routes.games import LANGUAGES, package_dir, render_markdown, rules_page
@@ -99,13 +99,8 @@ def _game_catalogues() -> Iterator[tuple[Game[Any], str, dict[str, str]]]:
 
 
 def _card_names() -> frozenset[str]:
-    """Every game's card names (``<game>.card.<id>``): proper names, left out of the check."""
-    return frozenset(
-        value
-        for _, _, catalogue in _game_catalogues()
-        for key, value in catalogue.items()
-        if re.fullmatch(r"[\w-]+\.card\.[\w-]+", key)
-    )
+    """Every game's card names: proper names, left out of the check."""
+    return frozenset(name for _, _, catalogue in _game_catalogues() for name in card_names(catalogue))
 
 
 def _catalogues() -> list[tuple[str, dict[str, str]]]:
