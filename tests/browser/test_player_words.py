@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from player_words import card_names, findings
 from playwright.sync_api import Browser, Page, Route, expect
-from start_points import before_the_end
+from start_points import start_point
 
 from .conftest import MOBILE, Server
 from .helpers import Client, api, catalogue, open_client, open_solo, shoot, take_turn, wait_ready
@@ -171,7 +171,8 @@ def test_guimenon_log_and_replay_name_the_cards_in_player_words(
     internal = re.compile(r"@\d|\bseat \d|\b(?:" + "|".join(map(re.escape, ids)) + r")\b")
     client, console = watched(browser, server)
     page = client.page
-    start = before_the_end("guimenon", {}, turns=2)
+    # Turn 5 of 6, both seats to move (a start point: tests/start_points.py); the page confirms to the end.
+    start = start_point("guimenon", {}, lambda game, state: game.view(state, 0)["turn"] == 5)
     open_solo(page, server.url, "Ana", {"game": "guimenon", "bots": 1, "start": start})
     bad: list[str] = []
     for _ in range(20):
