@@ -96,6 +96,25 @@ def test_a_solo_match_its_tip_its_fair_check_and_its_replay_speak_player_words(
     page.route("**/api/rooms/*/coach*", coach_answer)
     open_solo(page, server.url, "Ana", {"bots": 1, "options": {"players": 2, "lives": 2, "max_cards": 2}})
 
+    # A move in words names its cards as the table draws them, whatever the game (cards.js moveText).
+    moves = page.evaluate(
+        """async () => {
+          const { moveText } = await import('/static/js/cards.js');
+          return [
+            moveText({ key: 'action.play', params: { card: 'Ts' }, text: 'play Ts' }, 'fodinha'),
+            moveText({ key: 'trash.action.trash', params: { cards: '7h 7s', pile: 2 }, text: 'trash 7h 7s' }, 'trash'),
+            moveText({ key: 'guimenon.action.place', params: { card: 'fagulha', location: 1 }, text: 'x' }, 'guimenon'),
+            moveText({ key: 'no.such.key', params: { card: 'Qd' }, text: 'play Qd' }, 'fodinha'),
+          ];
+        }"""
+    )
+    assert moves == [
+        pt["action.play"].replace("{card}", "10♠"),
+        pt["trash.action.trash"].replace("{cards}", "7♥ 7♠").replace("{pile}", "2"),
+        pt["guimenon.action.place"].replace("{card}", pt["guimenon.card.fagulha"]).replace("{location}", "1"),
+        "play Q♦",
+    ]
+
     # The deal's commitment is one tap away, never on the table.
     fair = page.get_by_test_id("fair-check")
     expect(fair.locator("summary")).to_have_text(pt["fair.title"])

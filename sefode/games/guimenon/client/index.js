@@ -211,7 +211,9 @@ export function renderReplay(rctx) {
     el.appendChild(board);
     el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: abilityText(r, rctx.name) }))));
   }
-  return { element: el, meta: report.control ? [`⚑ ${report.control.map((c) => (c === null ? "–" : c + 1)).join(" ")}`] : [] };
+  // Who controls each Location at the end, left to right, by name ("Locais: Ana, Neutro, Bot 2").
+  const control = report.control ? report.control.map((c) => (c === null ? t("guimenon.neutral") : rctx.name(c))).join(", ") : "";
+  return { element: el, meta: control ? [`${t("guimenon.board")}: ${control}`] : [] };
 }
 
 const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && [...a].sort().join() === [...b].sort().join();
