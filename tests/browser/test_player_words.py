@@ -299,3 +299,21 @@ def test_every_rules_page_fits_a_phone_in_player_words_with_no_console_error(
     assert bad == []
     no_errors(page, client, console)
     client.close()
+
+
+@pytest.mark.parametrize(("lang", "shape"), [("pt-BR", r"\d{2}:\d{2}"), ("en", r"\d{2}:\d{2}\s?[AP]M")])
+def test_chat_times_follow_the_chosen_language_not_the_browsers(
+    browser: Browser, server: Server, lang: str, shape: str
+) -> None:
+    """The browser's locale is pt-BR (open_client); the time beside a chat message follows the page's language."""
+    client, console = watched(browser, server, lang)
+    page = client.page
+    open_solo(page, server.url, "Ana", {"bots": 1, "options": {"players": 2}})
+    page.get_by_test_id("tab-chat").click()
+    page.get_by_test_id("chat-input").fill("oi")
+    page.get_by_test_id("chat-send").click()
+    time = page.get_by_test_id("chat-list").locator("li time").first
+    expect(time).to_be_visible()
+    assert re.fullmatch(shape, time.inner_text()), time.inner_text()
+    no_errors(page, client, console)
+    client.close()
