@@ -170,3 +170,12 @@ def test_fodinha_pages_in_portuguese_name_the_trick_as_the_table_does() -> None:
             if re.search(r"\b(rodadas?|etapas?)\b", line, re.IGNORECASE) and "livro" not in line
         ]
         assert not bad, "say vaza (trick) and mão (deal), as the table does:\n" + "\n".join(bad)
+
+
+def test_what_the_table_says_of_a_seat_it_played_for_is_neutral() -> None:
+    """ "a mesa jogou por ele" was said of every seat, a woman's too: the pt-BR texts name no gender."""
+    catalogue = _catalogue(PAGE_CATALOGUES / "pt-BR.json")
+    texts = {k: v for k, v in catalogue.items() if k.startswith("event.played_for")}
+    assert len(texts) == 4
+    gendered = {k: v for k, v in texts.items() if re.search(r"\b(?:d?el[ea]s?|sozinh[oa])\b", v)}
+    assert gendered == {}
