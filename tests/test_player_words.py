@@ -173,7 +173,7 @@ def test_fodinha_pages_in_portuguese_name_the_trick_as_the_table_does() -> None:
 
 
 def test_what_the_table_says_of_a_seat_it_played_for_is_neutral() -> None:
-    """ "a mesa jogou por ele" was said of every seat, a woman's too: the pt-BR texts name no gender."""
+    """The table once said "a mesa jogou por ele" of every seat, a woman's too: the pt-BR texts name no gender."""
     catalogue = _catalogue(PAGE_CATALOGUES / "pt-BR.json")
     texts = {k: v for k, v in catalogue.items() if k.startswith("event.played_for")}
     assert len(texts) == 4
