@@ -89,7 +89,7 @@ def leaderboard(
     }
 
 
-def _title(game: str) -> str | None:
+def game_title(game: str) -> str | None:
     """The i18n key of a registered game's display name (None for a game no longer installed)."""
     try:
         return get_game(game).spec.title
@@ -99,7 +99,7 @@ def _title(game: str) -> str | None:
 
 def rating_games() -> list[dict[str, Any]]:
     """Every registered game, each with its rating table: ``{"game", "title"}`` (title: an i18n key)."""
-    return [{"game": name, "title": _title(name)} for name in game_names()]
+    return [{"game": name, "title": game_title(name)} for name in game_names()]
 
 
 def _skill_json(skill: Skill) -> dict[str, float]:
@@ -127,7 +127,7 @@ def rating_table(
     return {
         "board": "ratings",
         "game": game,
-        "title": _title(game),
+        "title": game_title(game),
         "page": result.page,
         "pages": result.pages,
         "per_page": result.per_page,
@@ -158,7 +158,7 @@ def player_ratings(conn: sa.Connection, player_id: str) -> list[dict[str, Any]]:
     out = [
         {
             "game": str(r[0]),
-            "title": _title(str(r[0])),
+            "title": game_title(str(r[0])),
             **_skill_json(Skill(float(r[1]), float(r[2]))),
             "matches": int(r[3]),
         }
@@ -265,7 +265,7 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
                     "match_id": r["match_id"],
                     "room_id": r["room_id"],
                     "game": r["game"],
-                    "title": _title(str(r["game"])),
+                    "title": game_title(str(r["game"])),
                     "ended_at": r["ended_at"],
                     "valid": bool(r["valid"]),
                     "no_winner": bool(r["no_winner"]),

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.accounts import awarding, bots, passwords, queries, service
+from sefode.accounts import awarding, bots, passwords, progress, queries, service
 from sefode.accounts.gate import LoginGate, Outcome
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
@@ -438,7 +438,7 @@ async def player_profile(request: Request) -> Response:
     page = _int(request, "page", 1)
     per_page = _int(request, "per_page", queries.HISTORY_PAGE)
     data = (
-        await _tx(request, lambda conn: queries.profile(conn, player_id, page, per_page))
+        await _tx(request, lambda conn: _with_progress(conn, queries.profile(conn, player_id, page, per_page)))
         if len(player_id) <= 32
         else None
     )
@@ -453,7 +453,25 @@ async def my_profile(request: Request) -> Response:
     assert player is not None
     page = _int(request, "page", 1)
     per_page = _int(request, "per_page", queries.HISTORY_PAGE)
-    return JSONResponse(await _tx(request, lambda conn: queries.profile(conn, player, page, per_page)))
+    return JSONResponse(
+        await _tx(request, lambda conn: _with_progress(conn, queries.profile(conn, player, page, per_page)))
+    )
+
+
+def _with_progress(conn: sa.Connection, data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A profile with its per-game progress and the player's groups (``sefode.accounts.progress``)."""
+    if data is None:
+        return None
+    player_id = str(data["player_id"])
+    return {**data, "progress": progress.progress(conn, player_id), "groups": progress.groups(conn, player_id)}
+
+
+async def match_group(request: Request) -> Response:
+    """The running score of the group (two or more people) that played a finished match: ``{"group": null}`` when
+    the match is not recorded yet, unknown, or had fewer than two people."""
+    match_id = request.path_params["match_id"]
+    data = await _tx(request, lambda conn: progress.group_score(conn, match_id)) if len(match_id) <= 32 else None
+    return JSONResponse({"group": data})
 
 
 @_api
@@ -521,6 +539,7 @@ def routes() -> list[Route]:
         Route("/api/ratings", rating_games),
         Route("/api/ratings/{game}", rating_table),
         Route("/api/players/{player_id}", player_profile),
+        Route("/api/matches/{match_id}/group", match_group),
         Route("/api/tournaments/{tournament_id}", tournament),
         Route("/api/rooms/{room_id}/tournament", room_tournament),
         Route("/api/rooms/{room_id}/tournament", declare_tournament, methods=["POST"]),

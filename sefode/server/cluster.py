@@ -200,6 +200,11 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._acquiring: dict[str, asyncio.Future[bool]] = {}
         self.draining = False
+        self.drained = False
+        """Every room held when the drain began was handed over (``drain`` or, when a drain was cut short by its time
+        limit, ``close``)."""
+        self._drain_began: tuple[float, int] = (0.0, 0)
+        """When the drain began (monotonic) and how many rooms this node held then."""
         self.last_beat = time.monotonic()
         self._presence: dict[str, str] | None = None
         """The presence hash as last written (None: rewrite it whole at the next beat)."""
@@ -233,9 +238,16 @@ class Cluster:
         if self.draining:
             return
         self.draining = True
-        rooms = len(self.leases)
+        self._drain_began = (time.monotonic(), len(self.leases))
         await self._hand_over_all()
-        logs.event("cluster.drained", node=self.node, rooms=rooms)
+        self._drained()
+
+    def _drained(self) -> None:
+        if self.drained:
+            return
+        self.drained = True
+        began, rooms = self._drain_began
+        logs.event("cluster.drained", node=self.node, rooms=rooms, ms=round((time.monotonic() - began) * 1000))
 
     async def _hand_over_all(self) -> None:
         """Release every room this node holds, for another node to take at once."""
@@ -251,7 +263,8 @@ class Cluster:
     async def close(self) -> None:
         """Drain, then leave presence."""
         await self.drain()
-        await self._hand_over_all()  # rooms taken while a drain begun earlier was under way
+        await self._hand_over_all()  # rooms taken while a drain begun earlier was under way, or a drain cut short
+        self._drained()
         with contextlib.suppress(Exception):
             await self.redis.zrem(f"{self.prefix}nodes", self.node)
             await self.redis.hdel(f"{self.prefix}boots", self.node)

@@ -153,7 +153,13 @@ def spec() -> dict[str, Any]:
             ),
         },
         "/api/rooms/{room_id}": {
-            "get": _op("one room's summary", _answer("the room", _OBJECT), (404,), params=[_path("room_id", 64)])
+            "get": _op(
+                "one room's summary, with who holds each seat unless the room needs a password the caller lacks;"
+                " an invite-only room's needs its invite token (or the caller owning it or holding a seat)",
+                _answer("the room", _OBJECT),
+                (404,),
+                params=[_path("room_id", 64), _query("invite", {"type": "string", "maxLength": 128})],
+            )
         },
         "/api/solo": {
             "post": _op(
@@ -166,6 +172,14 @@ def spec() -> dict[str, Any]:
         },
         "/api/invite/{token}": {
             "get": _op("the room of an invite link", _answer("the room id", _OBJECT), (404,), params=[_path("token")])
+        },
+        "/api/invite/{token}/qr": {
+            "get": _op(
+                "the QR code of an invite link (SVG), for someone at the same real table to scan",
+                _answer("the QR code", {"type": "string"}, "image/svg+xml"),
+                (404,),
+                params=[_path("token")],
+            )
         },
         "/api/matches/{match_id}/history": {
             "get": _op(
@@ -376,6 +390,15 @@ def spec() -> dict[str, Any]:
                 _answer("Profile", _OBJECT),
                 (400, 404),
                 params=[_path("player_id", 64), *_PAGE],
+                tag="accounts",
+            )
+        },
+        "/api/matches/{match_id}/group": {
+            "get": _op(
+                "the running score of the group of people who played a finished match (null: none)",
+                _answer("Group score", _OBJECT),
+                (),
+                params=[_path("match_id", 64)],
                 tag="accounts",
             )
         },

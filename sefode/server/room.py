@@ -196,6 +196,22 @@ class Room(RoomRecord):
             "connected": len(self.connected_players()),
         }
 
+    def seat_list(self) -> list[dict[str, Any]]:
+        """Who holds each seat, for a visitor's preview of the table (no player ids): a player's name, a bot's level
+        (``bot``), or neither (a free seat)."""
+        out: list[dict[str, Any]] = []
+        for i, s in enumerate(self.seats):
+            pid = s.get("player_id")
+            out.append(
+                {
+                    "seat": i,
+                    "name": self.hub.names.get(pid) if pid else None,
+                    "bot": s.get("bot"),
+                    "bot_account": pid in self.hub.bot_players if pid else False,
+                }
+            )
+        return out
+
     def listed(self, now_ms: int) -> bool:
         """Shown in the lobby: public or password rooms with a match on, someone in, or created lately."""
         if self.visibility not in (Visibility.PUBLIC, Visibility.PASSWORD):

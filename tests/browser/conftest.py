@@ -79,7 +79,7 @@ class Server:
         log.close()
         self.wait_healthy()
 
-    def wait_healthy(self, timeout_s: float = 30.0) -> None:
+    def wait_healthy(self, timeout_s: float = 90.0) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.proc is not None and self.proc.poll() is not None:

@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from start_points import first_seed, start_point
+
+from sefode.engine import Game
 
 from .conftest import Server
-from .helpers import enter_nickname, open_client, shoot, wait_ready
+from .helpers import enter_nickname, open_client, open_solo, shoot, wait_ready
 
 GAME_PT = json.loads(
     (Path(__file__).resolve().parents[2] / "sefode" / "games" / "guimenon" / "i18n" / "pt-BR.json").read_text(
@@ -58,8 +62,11 @@ def test_solo_guimenon_against_a_hard_bot_is_played_in_the_page_to_the_end(
     # Turn 1: the left Location is revealed, the other two are face down.
     expect(page.get_by_test_id("gm-location-1")).to_have_text(GAME_PT["guimenon.not_revealed"])
     left = page.get_by_test_id("gm-location-0").inner_text()
-    assert any(left.startswith(GAME_PT[f"guimenon.location.{key.split('guimenon.location.')[1]}"])
-               for key in GAME_PT if key.startswith("guimenon.location.") and not key.endswith(".text"))
+    assert any(
+        left.startswith(GAME_PT[f"guimenon.location.{key.split('guimenon.location.')[1]}"])
+        for key in GAME_PT
+        if key.startswith("guimenon.location.") and not key.endswith(".text")
+    )
     shoot(page, artifacts, "01-guimenon-turn1")
     placed = 0
     for _step in range(80):
@@ -177,3 +184,40 @@ def test_two_players_submit_in_secret_and_neither_sees_the_others_plays_before_b
     for client in (ana, bia):
         assert client.errors == []
         client.close()
+
+
+def _first_turn_with_a_card_too_dear() -> dict[str, Any]:
+    """A solo deal whose first turn gives seat 0 a card that costs more Moon than it has."""
+
+    def dear(game: Game[Any], state: Any) -> bool:
+        me = game.view(state, 0)["me"]
+        return any(c.get("cost", 0) > me["moon_left"] for c in me["hand"])
+
+    return first_seed(lambda seed: start_point("guimenon", {}, dear, seed=seed))
+
+
+def test_the_turn_says_what_to_do_marks_your_side_and_explains_a_card_you_cannot_afford(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Issue 22: a turn prompt, your side of each Location labelled, and a card you cannot afford says why."""
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    open_solo(
+        page,
+        shared_server.url,
+        "Ana",
+        {"game": "guimenon", "bots": 1, "level": "easy", "start": _first_turn_with_a_card_too_dear()},
+    )
+    expect(page.get_by_test_id("gm-prompt")).to_have_text(GAME_PT["guimenon.your_turn"])
+    expect(page.get_by_test_id("gm-your-side")).to_have_text(GAME_PT["guimenon.your_side"])
+    expect(page.get_by_test_id("gm-side-0-me")).to_have_attribute("aria-label", GAME_PT["guimenon.your_side"])
+    dear = page.locator("[data-testid=gm-hand] .gm-unplayable").first
+    name = dear.locator(".gm-cardname").inner_text()
+    cost = dear.locator(".gm-cost").inner_text()
+    dear.click()
+    moon = page.get_by_test_id("gm-moon").inner_text().split(":")[1].strip().split("/")[0]
+    expected = GAME_PT["guimenon.why_moon"].replace("{card}", name).replace("{cost}", cost).replace("{moon}", moon)
+    expect(page.locator("#toast")).to_have_text(expected)
+    shoot(page, artifacts, "guimenon-prompt-and-why")
+    assert client.errors == []
+    client.close()

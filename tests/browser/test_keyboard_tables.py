@@ -170,14 +170,14 @@ def test_guimenon_is_played_with_the_keyboard(browser: Browser, server: Server, 
             break
         assert _focused(page) == "hand", f"turn {turn}"
         if kind == "discard":
-            assert _arrow_to(page, "[data-testid^=gm-hand-]:not([aria-disabled=true])")
+            assert _arrow_to(page, "[data-testid^=gm-hand-].gm-playable")
             before = table_version(page)
             page.keyboard.press("Enter")
             page.wait_for_function(NEWER, arg=before, timeout=TURN_TIMEOUT_MS)
             continue
-        playable = page.locator("[data-testid^=gm-hand-]:not([aria-disabled=true])")
+        playable = page.locator("[data-testid^=gm-hand-].gm-playable")
         if playable.count():
-            assert _arrow_to(page, "[data-testid^=gm-hand-]:not([aria-disabled=true])")
+            assert _arrow_to(page, "[data-testid^=gm-hand-].gm-playable")
             card = page.evaluate("() => document.activeElement.dataset.card")
             page.keyboard.press("Space")  # choose it: the Locations it may go to become buttons
             expect(page.get_by_test_id(f"gm-hand-{card}")).to_have_attribute("aria-pressed", "true")

@@ -144,9 +144,22 @@ def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
             assert opacity < 0.6, f"a card that may not be played is drawn dimmed (opacity {opacity})"
             reason = card.get_attribute("data-reason")
             assert reason, "a dimmed card carries its reason"
+            card_box = card.bounding_box()
             card.click()
             expect(page.locator("#toast")).to_have_text(reason)
             assert reason in {pt[k] for k in pt if k.startswith("king.reason.")}
+            # Issue 22: the refusal shows next to the card touched (just above it, or below), not at the top.
+            toast_box = page.locator("#toast").bounding_box()
+            assert card_box is not None and toast_box is not None
+            assert (
+                toast_box["y"] + toast_box["height"] <= card_box["y"]
+                or toast_box["y"] >= card_box["y"] + card_box["height"]
+            )
+            gap = min(
+                abs(card_box["y"] - (toast_box["y"] + toast_box["height"])),
+                abs(toast_box["y"] - (card_box["y"] + card_box["height"])),
+            )
+            assert gap <= 16, f"the refusal sits next to the card ({toast_box} vs {card_box})"
             assert table_version(page) == before
             shoot(page, artifacts, "king-03-dimmed-reason")
             seen["dimmed"] = True

@@ -79,6 +79,11 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("seating")).to_be_visible()
     found += _axe(page, "room")
+    page.get_by_test_id("share-open").click()  # the invite dialog (share.js)
+    expect(page.get_by_test_id("share-dialog")).to_be_visible()
+    found += _axe(page, "share dialog")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("share-dialog")).to_be_hidden()
     _solo(page, bots=1, lives=1, max_cards=2)
     wait_actionable(page)
     for size in (MOBILE, DESKTOP):

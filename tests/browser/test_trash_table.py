@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from .helpers import (
     catalogue,
     enter_nickname,
     open_client,
+    open_solo,
     shoot,
     solo_start_at,
     table_version,
@@ -124,7 +126,9 @@ def _take_turn(page: Page, rng: random.Random, texts: dict[str, str], seen: dict
                 toast = page.locator("#toast")
                 expect(toast).to_be_visible()
                 assert toast.inner_text().strip() in {
-                    texts["trash.why_trash"], texts["trash.why_swap"], texts["trash.why_collect"]
+                    texts["trash.why_trash"],
+                    texts["trash.why_swap"],
+                    texts["trash.why_collect"],
                 }
                 seen["refusal"] = True
         target = _legal_target(page)
@@ -190,3 +194,80 @@ def test_solo_trash_match_against_two_bots_is_played_in_the_page_to_the_end(
     assert client.errors == []
     assert decisions >= 1
     (artifacts / "trash-notes.txt").write_text(f"decisions={decisions} {seen}\n")
+
+
+def _about_to_empty_the_hand() -> dict[str, Any]:
+    """Seat 0 (the human) awaited with a legal move that empties its hand without a four-of-a-kind."""
+
+    def knock(game: Game[Any], state: Any) -> bool:
+        if game.awaiting(state) != {0}:
+            return False
+        view = game.view(state, 0)
+        return any(_knocks_out(view, game.action_json(state, a)) for a in game.legal_actions(state, 0))
+
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("trash", {"players": 3}, knock, seed=seed)
+        except AssertionError:
+            return None
+
+    return first_seed(find)
+
+
+def _knocks_out(view: dict[str, Any], action: dict[str, Any]) -> bool:
+    hand = view["hand"]
+    if "litter" in action:
+        return len(hand) == 1
+    if "trash" in action and view["piles"][action["pile"]][-1] not in view["collectors"]:
+        return len(action["trash"]) == len(hand) != 4
+    return False
+
+
+def test_a_move_that_empties_the_hand_without_a_four_asks_first_and_cancel_keeps_the_turn(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Issue 22: emptying your hand without a four-of-a-kind puts you out; the table asks before it sends the move."""
+    texts = json.loads(GAME_CATALOGUE.read_text(encoding="utf-8"))
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    open_solo(
+        page,
+        shared_server.url,
+        "Ana",
+        {"game": "trash", "bots": 2, "level": "easy", "start": _about_to_empty_the_hand()},
+    )
+    expect(page.get_by_test_id("my-hand")).to_be_visible()
+    cards = page.locator("[data-testid=my-hand] [data-testid^=hand-card-]").evaluate_all(
+        "els => els.map(e => e.dataset.testid.slice('hand-card-'.length))"
+    )
+    for card in cards:
+        page.get_by_test_id(f"hand-card-{card}").click()
+    version = page.get_by_test_id("table").get_attribute("data-version")
+    # The move that empties the hand: a new pile with the last card, else the first pile that takes them all.
+    target = (
+        page.get_by_test_id("new-pile")
+        if len(cards) == 1
+        else page.locator("[data-testid^=pile-][data-legal='1']").first
+    )
+    if len(cards) == 1 and target.get_attribute("data-legal") != "1":
+        target = page.locator("[data-testid^=pile-][data-legal='1']").first
+    target.click()
+    dialog = page.locator("dialog#confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(texts["trash.confirm_out"])
+    shoot(page, artifacts, "trash-confirm-out")
+    page.get_by_test_id("confirm-cancel").click()
+    # Nothing was sent: the same state, still your turn, your cards still in hand.
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("table")).to_have_attribute("data-version", version or "")
+    expect(page.locator("[data-testid=my-hand] [data-testid^=hand-card-]")).to_have_count(len(cards))
+    # Confirmed, the move is played and the seat is out.
+    for card in cards:
+        if page.get_by_test_id(f"hand-card-{card}").get_attribute("aria-pressed") != "true":
+            page.get_by_test_id(f"hand-card-{card}").click()
+    target.click()
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("confirm-ok").click()
+    expect(page.get_by_test_id("seat-0")).to_have_class(re.compile(r"\bout\b"))
+    assert client.errors == []
+    client.close()

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 import redis
-from server_helpers import free_port, postgres_url, spawn_server, wait_ready
+from server_helpers import READY_S, free_port, postgres_url, spawn_server, wait_ready
 
 REDIS_URL = os.environ.get("SEFODE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -124,7 +124,7 @@ class Rig:
     def wait_node(self, name: str) -> None:
         """Until ``name`` says it is ready (on its readiness pipe: it serves, and has joined the cluster)."""
         try:
-            wait_ready(self.procs[name], self.ready.pop(name), self.log(name), WAIT_S)
+            wait_ready(self.procs[name], self.ready.pop(name), self.log(name), READY_S)
         except RuntimeError as err:
             raise AssertionError(f"node {name} up: {err}") from None
 

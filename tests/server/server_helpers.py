@@ -32,6 +32,9 @@ from sefode.server.limits import Limits
 
 PG_ADMIN_URL = os.environ.get("SEFODE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 WAIT_S = 20.0
+READY_S = 90.0
+"""How long a server process may take to say it is ready: only a hang detector (the wait ends when it is ready), so
+generous: on a loaded 2-core machine an import and the migrations have taken over 20 s."""
 LOOSE = Limits(
     sessions_burst=1e6,
     rooms_burst=1e6,
@@ -285,7 +288,7 @@ def spawn_server(args: list[str], env: dict[str, str], log_path: Path) -> tuple[
     return proc, read_end
 
 
-def wait_ready(proc: subprocess.Popen[bytes], read_end: int, log_path: Path, timeout: float = WAIT_S) -> None:
+def wait_ready(proc: subprocess.Popen[bytes], read_end: int, log_path: Path, timeout: float = READY_S) -> None:
     """Block until the server says it is ready on its pipe (the app started, the socket listens), or the pipe ends
     because it exited first; the deadline only turns a hang into a failure. Closes ``read_end``."""
     try:

@@ -299,7 +299,11 @@ def test_deleting_an_account_removes_the_nickname_from_rooms_solo_titles_and_tea
     assert srv.hub.rooms[solo_id].name == "Solo: Anabela"
     answer = srv.http.post("/api/account/delete", json={"password": "correct horse"}, headers=auth)
     assert answer.status_code == 200
-    served = json.dumps([srv.http.get(f"/api/rooms/{r}").json() for r in (room_id, solo_id)], ensure_ascii=False)
+    invites = {r: srv.hub.rooms[r].invite_token for r in (room_id, solo_id)}  # a solo table is invite-only
+    served = json.dumps(
+        [srv.http.get(f"/api/rooms/{r}", params={"invite": invites[r]}).json() for r in (room_id, solo_id)],
+        ensure_ascii=False,
+    )
     stored = json.dumps([srv.hub.rooms[r].data() for r in (room_id, solo_id)], ensure_ascii=False)
     lobby = srv.http.get("/api/rooms").text
     for where in (served, stored, lobby):

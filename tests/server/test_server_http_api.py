@@ -91,7 +91,7 @@ def test_solo_creates_a_started_room_with_bots(tmp_path: Path) -> None:
         ana = srv.player()
         response = ana.post("/api/solo", {"variant": "7letras", "bots": 3, "level": "hard"})
         assert response.status_code == 200, response.text
-        room = srv.http.get(f"/api/rooms/{response.json()['room_id']}").json()
+        room = srv.http.get(f"/api/rooms/{response.json()['room_id']}", headers=ana.auth).json()  # invite-only
         assert room["playing"] is True and room["seats"] == 4 and room["variant"] == "7letras"
         for body in ({"bots": 0}, {"bots": 8}, {"level": "god"}, {"variant": "truco"}):
             refused = ana.post("/api/solo", body)

@@ -26,19 +26,24 @@ def after(version: int) -> Callable[[dict[str, Any]], bool]:
 
 
 def leave(client: Client) -> None:
-    """Forfeit, retrying while bots keep the version moving."""
+    """Forfeit, retrying while bots keep the version moving.
+
+    Every message after the send is read in order: a bot's move may arrive before the state that carries the
+    leave, and once that state is in, the client no longer holds a seat.
+    """
     while True:
         state = client.state
         assert state is not None and state["seat"] is not None
         seat = state["seat"]
         version = state["version"]
         client.send("action", action={"leave": True}, version=version)
-        answer = client.wait(after(version))
-        if answer["type"] == "state" and any(e == {"type": "leave", "seat": seat} for e in answer["events"]):
-            return
-        if answer["type"] == "error":
-            assert answer["code"] == "action/stale_state", answer
-        client.poll()
+        while True:
+            answer = client.next()
+            if answer["type"] == "state" and any(e == {"type": "leave", "seat": seat} for e in answer["events"]):
+                return
+            if answer["type"] == "error":
+                assert answer["code"] == "action/stale_state", answer
+                break
 
 
 def refused(client: Client, kind: str, **fields: object) -> str:

@@ -155,6 +155,11 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.result.costs_less": "as cartas na mão de {name} custam {n} Lua a menos",
         "guimenon.result.moon": "{name} ganha +{n} Lua no próximo turno",
         "guimenon.result.nothing": "sem efeito",
+        "guimenon.your_turn": "Sua vez: toque numa carta e depois num Local; quando terminar, Confirmar.",
+        "guimenon.your_side": "Seu lado",
+        "guimenon.their_side": "Lado de {name}",
+        "guimenon.why_moon": "{card} custa {cost} de Lua; você tem {moon} neste turno.",
+        "guimenon.why_no_place": "{card} não tem Local livre agora.",
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -216,6 +221,11 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.result.costs_less": "the cards in {name}'s hand cost {n} Moon less",
         "guimenon.result.moon": "{name} gets +{n} Moon next turn",
         "guimenon.result.nothing": "no effect",
+        "guimenon.your_turn": "Your turn: tap a card, then a Location; when you are done, Confirm.",
+        "guimenon.your_side": "Your side",
+        "guimenon.their_side": "{name}'s side",
+        "guimenon.why_moon": "{card} costs {cost} Moon; you have {moon} this turn.",
+        "guimenon.why_no_place": "{card} has no free Location now.",
     },
 }
 

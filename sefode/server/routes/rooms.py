@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import io
+import secrets
+
+import segno
 import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -12,8 +17,9 @@ from sefode.server import logs, startpoint, text
 from sefode.server.hub import Hub
 from sefode.server.limits import client_of, limiter_of
 from sefode.server.messages import LEVELS, ClientError
+from sefode.server.record import Visibility
 from sefode.server.room import Room, seat_setups
-from sefode.server.routes.common import MAX_BODY_BYTES, api, body, checked, hub_of, me
+from sefode.server.routes.common import MAX_BODY_BYTES, api, body, checked, hub_of, me, token
 
 LOBBY_PAGE = 50
 LOBBY_PAGE_MAX = 100
@@ -77,19 +83,49 @@ async def list_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": page, "total": len(summaries), "offset": offset, "limit": limit, "next": following})
 
 
+async def _invite_matches(hub: Hub, room_id: str, invite: str | None) -> bool:
+    """Whether ``invite`` (from ``?invite=``) is this room's invite token."""
+    if not invite or len(invite) > 128 or not invite.isascii():  # compare_digest takes ASCII text only
+        return False
+    room = hub.rooms.get(room_id)
+    if room is not None:
+        return secrets.compare_digest(invite, room.invite_token)
+    return await hub.room_of_invite(invite) == room_id
+
+
+async def _is_member(request: Request, room: Room) -> bool:
+    """The caller (by session, if any) owns the room or holds one of its seats: they need no invite."""
+    found = await hub_of(request).player(token(request))
+    return found is not None and (found[0] == room.owner or found[0] in room.seated_players())
+
+
 @api
 async def get_room(request: Request) -> Response:
+    """One room's summary. An invite-only room's needs its invite token (``?invite=``) unless the caller owns it or
+    holds a seat: a stranger learns nothing of it (404 ``room/bad_invite``). Whoever may enter without a password
+    (a public room, the invite, a member) also gets ``seat_list``: who holds each seat, for the visitor's preview."""
     hub = hub_of(request)
-    room = hub.rooms.get(request.path_params["room_id"])
+    room_id = request.path_params["room_id"]
+    invite = request.query_params.get("invite")
+    room = hub.rooms.get(room_id)
     if room is None and hub.cluster is not None:
-        found = await hub.cluster.summary(request.path_params["room_id"])
+        found = await hub.cluster.summary(room_id)
         if found is not None:
             found.pop("listed", None)
             found.pop("node", None)
+            if found.get("visibility") == Visibility.INVITE and not await _invite_matches(hub, room_id, invite):
+                raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
             return JSONResponse(found)
     if room is None:
         raise ClientError("room/not_found", "there is no such room")
-    return JSONResponse(room.summary())
+    invited = await _invite_matches(hub, room_id, invite)
+    member = invited or await _is_member(request, room)
+    if room.visibility is Visibility.INVITE and not member:
+        raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
+    summary = room.summary()
+    if room.visibility is not Visibility.PASSWORD or member:
+        summary["seat_list"] = room.seat_list()
+    return JSONResponse(summary)
 
 
 @api
@@ -231,6 +267,33 @@ async def invite(request: Request) -> Response:
     return JSONResponse({"room_id": room_id})
 
 
+@api
+async def invite_qr(request: Request) -> Response:
+    """The QR code (SVG) of an invite link, for a person at the same real table to scan. Keyed by the invite token
+    itself: whoever asks already holds the link, so it tells nobody anything new (404 ``room/bad_invite`` for a token
+    that is no room's). The link is on ``--public-url`` when the server has one, else on the address asked."""
+    invite_token = request.path_params["token"]
+    room_id = await hub_of(request).room_of_invite(invite_token) if len(invite_token) <= 128 else None
+    if room_id is None:
+        raise ClientError("room/bad_invite", "this invite link is not valid")
+    public: str | None = getattr(request.app.state, "public_url", None)
+    origin = public.rstrip("/") if public else f"{request.url.scheme}://{request.url.netloc}"
+    return Response(
+        qr_svg(f"{origin}/invite/{invite_token}"),
+        media_type="image/svg+xml",
+        headers={"cache-control": "private, max-age=3600"},
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(link: str) -> bytes:
+    """The QR code of ``link`` as an SVG image (segno; error correction M, a quiet zone of 4 modules)."""
+    out = io.BytesIO()
+    qr = segno.make(link, error="m", micro=False)
+    qr.save(out, kind="svg", scale=8, border=4, xmldecl=False, svgclass=None, lineclass=None, dark="#000", light="#fff")
+    return out.getvalue()
+
+
 def routes() -> list[Route]:
     return [
         Route("/api/rooms", list_rooms),
@@ -238,4 +301,5 @@ def routes() -> list[Route]:
         Route("/api/rooms/{room_id}", get_room),
         Route("/api/solo", solo, methods=["POST"]),
         Route("/api/invite/{token}", invite),
+        Route("/api/invite/{token}/qr", invite_qr),
     ]

@@ -75,7 +75,12 @@ export function renderTable(ctx) {
         h("div", { class: "gm-loctext", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
       : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
     const sideEl = (s) => {
-      const el = h("div", { class: "gm-side", testid: `gm-side-${li}-${s === seat ? "me" : "them"}` });
+      const mine = s === seat && me;
+      const el = h("div", {
+        class: `gm-side${mine ? " gm-mine" : ""}`, testid: `gm-side-${li}-${s === seat ? "me" : "them"}`,
+        role: "group", "aria-label": mine ? t("guimenon.your_side") : t("guimenon.their_side").replace("{name}", ctx.name(s, true)),
+      });
+      if (mine && li === 0) el.appendChild(h("span", { class: "gm-sidelabel", testid: "gm-your-side", text: t("guimenon.your_side") }));
       for (const u of cell.cards[s]) el.appendChild(cardFrame({ ...u, text: "" }, { class: "gm-small" }));
       if (s === seat && me) {
         for (const p of me.pending.filter((x) => x.location === li)) {
@@ -108,16 +113,27 @@ export function renderTable(ctx) {
   const parts = [head, board];
   if (me) {
     const hand = h("div", { class: "gm-hand", testid: "gm-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("guimenon.your_hand") });
+    const deciding = !discarding && legal.some((a) => a.confirm);
+    /** Why a card cannot go down now (null when it can, or when it is not this player's turn to place). */
+    const whyNot = (c, playable) => {
+      if (playable || !deciding) return null;
+      return c.cost !== undefined && me.moon_left < c.cost
+        ? t("guimenon.why_moon").replace("{card}", cardName(c.card)).replace("{cost}", c.cost).replace("{moon}", me.moon_left)
+        : t("guimenon.why_no_place").replace("{card}", cardName(c.card));
+    };
     for (const c of me.hand) {
       const playable = legal.some((a) => a.place === c.card);
       const discardable = discarding && legal.some((a) => a.discard === c.card);
+      const why = whyNot(c, playable);
       const cls = [c.card === selected ? "gm-selected" : "", playable || discardable ? "gm-playable" : "gm-unplayable"];
       hand.appendChild(cardFrame(c, {
         class: cls.join(" "), testid: `gm-hand-${c.card}`,
-        pressed: c.card === selected, disabled: !(playable || discardable),
-        label: discardable ? t("guimenon.action.discard").replace("{card}", cardName(c.card)) : t("guimenon.select_card").replace("{card}", cardName(c.card)),
+        // A card that cannot go down stays touchable, to say why (its accessible name says it too).
+        pressed: c.card === selected, disabled: !(playable || discardable || why),
+        label: discardable ? t("guimenon.action.discard").replace("{card}", cardName(c.card)) : why || t("guimenon.select_card").replace("{card}", cardName(c.card)),
         onclick: () => {
           if (discardable) { ctx.act({ discard: c.card }); return; }
+          if (why) { ctx.toast(why, "info"); return; }
           if (!playable) return;
           memory.selected = memory.selected === c.card ? null : c.card;
           ctx.redraw();
@@ -125,6 +141,9 @@ export function renderTable(ctx) {
       }));
     }
     const actions = h("div", { class: "gm-actions" });
+    if (deciding) {
+      actions.appendChild(h("span", { class: "gm-prompt", testid: "gm-prompt", text: t("guimenon.your_turn") }));
+    }
     if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: t("guimenon.must_discard").replace("{count}", me.owed_discards) }));
     if (legal.some((a) => a.confirm)) {
       actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("guimenon.action.confirm")));

@@ -230,6 +230,7 @@ export function renderTable(ctx) {
   let turnText = "";
   if (view.phase === "over") turnText = t("table.match_over");
   else if (paused) turnText = t("table.paused");
+  else if (view.turn !== null && view.turn !== undefined && view.turn === mySeat) turnText = t(`king.your_turn.${view.phase}`);
   else if (view.turn !== null && view.turn !== undefined) turnText = t(`king.phase.${view.phase}`, { seat: seatName(room, view.turn, mySeat) });
   const mine = view.turn === mySeat && view.phase !== "over";
   return h(

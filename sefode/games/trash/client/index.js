@@ -76,8 +76,23 @@ function seatsRow(ctx, view) {
   return h("div", { class: "trash-seats", testid: "trash-seats" }, boxes);
 }
 
-/** Send an action; the selection is spent (a new turn starts with nothing selected). */
-function play(ctx, action) {
+/** Whether `action` empties your hand without a four-of-a-kind: that puts you out of the match (a trash onto a
+ * Collector is not: the Collector comes to your hand). */
+export function knocksYouOut(view, action) {
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  if ("litter" in action) return hand.length === 1;
+  if (action.trash) {
+    const pile = view.piles[action.pile] || [];
+    if ((view.collectors || []).includes(pile[pile.length - 1])) return false;
+    return action.trash.length === hand.length && action.trash.length !== 4;
+  }
+  return false;
+}
+
+/** Send an action, once the player confirmed a move that puts them out; the selection is spent (a new turn starts
+ * with nothing selected). */
+async function play(ctx, action) {
+  if (knocksYouOut(ctx.view, action) && !(await ctx.confirm(t("trash.confirm_out")))) return;
   ctx.memory.selection = [];
   ctx.act(action);
 }

@@ -45,11 +45,28 @@ export function clear(el) {
 }
 
 let toastTimer = 0;
-export function toast(text, kind = "info") {
+export function toast(text, kind = "info", near = null) {
   const el = document.getElementById("toast");
   el.textContent = text;
-  el.className = `toast ${kind}`;
+  el.className = `toast ${kind}${near ? " near" : ""}`;
   el.hidden = false;
+  // Near the place the player acted (a refused card or pile): just above it, else just below, inside the screen.
+  // Set through the CSSOM, which the page's Content-Security-Policy allows (it forbids style attributes).
+  if (near) {
+    const margin = 8;
+    el.style.left = `${margin}px`; // measured where it is free to take its own width
+    el.style.top = "0px";
+    const w = el.offsetWidth;
+    const height = el.offsetHeight;
+    let top = near.top - height - margin;
+    if (top < 56) top = Math.min(near.bottom + margin, window.innerHeight - height - margin);
+    const left = Math.max(margin, Math.min(near.left + near.width / 2 - w / 2, window.innerWidth - w - margin));
+    el.style.left = `${left}px`;
+    el.style.top = `${top}px`;
+  } else {
+    el.style.left = "";
+    el.style.top = "";
+  }
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     el.hidden = true;

@@ -47,6 +47,82 @@ function ratingsPanel(ratings) {
   );
 }
 
+/** Per game: matches, wins, places, and the record against each bot level met (sefode/accounts/progress.py). */
+function progressPanel(progress) {
+  if (!progress || !progress.length) return null;
+  return h(
+    "div",
+    { class: "panel", testid: "profile-progress" },
+    h("h2", {}, t("prof.progress_title")),
+    progress.map((g) =>
+      h(
+        "section",
+        { class: "prof-game", testid: `progress-${g.game}` },
+        h("h3", {}, gameTitle(g)),
+        h(
+          "p",
+          { testid: `progress-line-${g.game}` },
+          t("prof.progress_line", { matches: g.matches, wins: g.wins }),
+        ),
+        h(
+          "p",
+          { class: "muted small" },
+          Object.entries(g.places || {})
+            .map(([place, n]) => t("prof.places_n", { place, n }))
+            .join(" · "),
+        ),
+        (g.bots || []).length
+          ? h(
+              "ul",
+              { class: "prof-bots" },
+              g.bots.map((b) =>
+                h(
+                  "li",
+                  { testid: `progress-bots-${g.game}-${b.level}` },
+                  t("prof.against_bots", { level: t(`level.${b.level}`), ahead: b.ahead, behind: b.behind, level_with: b.level_with }),
+                ),
+              ),
+            )
+          : null,
+      ),
+    ),
+  );
+}
+
+/** A group's running score: who won how many of the matches these people played together. */
+export function groupScore(group, testid) {
+  const people = group.players.map((p) => displayName(p));
+  return h(
+    "div",
+    { class: "prof-group", testid },
+    h("p", {}, h("b", {}, t("prof.group_title", { names: listNames(people) })), " ", h("span", { class: "muted small" }, `${gameTitle(group)} · ${t("prof.group_matches", { n: group.matches })}`)),
+    h(
+      "ol",
+      { class: "prof-group-score" },
+      group.players.map((p) => h("li", {}, `${displayName(p)}: ${t("prof.group_wins", { n: p.wins })}`)),
+    ),
+  );
+}
+
+function listNames(names) {
+  if (names.length < 2) return names.join("");
+  try {
+    return new Intl.ListFormat(currentLang(), { style: "long", type: "conjunction" }).format(names);
+  } catch {
+    return names.join(", ");
+  }
+}
+
+function groupsPanel(groups) {
+  if (!groups || !groups.length) return null;
+  return h(
+    "div",
+    { class: "panel", testid: "profile-groups" },
+    h("h2", {}, t("prof.groups_title")),
+    groups.map((g, i) => groupScore(g, `profile-group-${i}`)),
+  );
+}
+
 export async function renderProfile(ctx, playerId) {
   const page = h("section", { class: "page prof-page", testid: "profile-page" }, h("p", { class: "muted" }, t("common.loading")));
   ctx.app.append(page);
@@ -110,7 +186,9 @@ export async function renderProfile(ctx, playerId) {
           )
         : h("p", { class: "muted", testid: "profile-no-trophies" }, t("prof.no_trophies")),
     );
-    page.replaceChildren(...[head, ratingsPanel(data.ratings), trophies, matchesPanel(data.matches, data.player_id)].filter(Boolean));
+    page.replaceChildren(
+      ...[head, progressPanel(data.progress), groupsPanel(data.groups), ratingsPanel(data.ratings), trophies, matchesPanel(data.matches, data.player_id)].filter(Boolean),
+    );
   }
 
   function matchesPanel(matches, ownerId) {
@@ -147,10 +225,14 @@ export async function renderProfile(ctx, playerId) {
         h(
           "div",
           { class: "muted small" },
-          row.game ? `${gameTitle(row)} · ` : null,
-          row.no_winner ? `${t("prof.no_winner")} · ` : null,
-          row.valid ? t("prof.valid") : t("prof.not_valid"),
-          row.tournament_id ? ` · ${t("prof.tournament_match", { n: row.tournament_match || "?" })}` : null,
+          [
+            row.game ? gameTitle(row) : null,
+            row.no_winner ? t("prof.no_winner") : null,
+            row.valid ? t("prof.valid") : null,
+            row.tournament_id ? t("prof.tournament_match", { n: row.tournament_match || "?" }) : null,
+          ]
+            .filter(Boolean)
+            .join(" · "),
         ),
         h("div", { class: "prof-players" }, others),
       );

@@ -4,7 +4,7 @@
 // with placements, reconnection and spectators. One WebSocket per page, reconnecting by itself. The module contract
 // is docs/client-modules.md; this file names no game.
 import { api, currentPlayer, ensureSession, forgetSession, getToken, loadSession, savedName } from "./api.js";
-import { banner, confirmDialog, copyText, h, toast } from "./dom.js";
+import { banner, confirmDialog, h, toast } from "./dom.js";
 import { currentLang, errorText, setActiveGame, t, tn } from "./i18n.js";
 import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
 import * as generic from "./generic.js";
@@ -16,11 +16,16 @@ import { tournamentPanel } from "./tournament.js";
 import { createSeatSetup } from "./setup.js";
 import { createCoach } from "./coach.js";
 import { fairCheck } from "./fair.js";
+import { createShare } from "./share.js";
+import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
-/** Ask for a nickname when there is no session yet (arriving by a shared link). Resolves once there is one. */
-function nicknameGate(ctx) {
+/**
+ * Ask for a nickname when there is no session yet (arriving by a shared link), below the table's preview when there is
+ * one (`preview.js`). Resolves once there is a session.
+ */
+function nicknameGate(ctx, preview = null) {
   return new Promise((resolve) => {
     const input = h("input", { testid: "nickname", maxlength: "24", value: savedName(), placeholder: t("home.nickname_placeholder") });
     const form = h(
@@ -42,20 +47,22 @@ function nicknameGate(ctx) {
         toast(errorText(error), "error");
       }
     });
-    ctx.app.append(h("section", { class: "page narrow" }, form));
+    ctx.app.append(h("section", { class: "page narrow" }, preview ? tablePreview(preview) : null, form));
     input.focus();
   });
 }
 
 export async function renderInvite(ctx, token) {
-  if (!currentPlayer()) await nicknameGate(ctx);
+  let roomId;
   try {
-    const data = await api("GET", `/invite/${encodeURIComponent(token)}`);
-    sessionStorage.setItem(`sefode.invite.${data.room_id}`, token);
-    ctx.navigate(`/room/${data.room_id}`, true);
+    roomId = (await api("GET", `/invite/${encodeURIComponent(token)}`)).room_id;
   } catch (error) {
     ctx.app.replaceChildren(notFoundPage(errorText(error), "invite-error"));
+    return;
   }
+  sessionStorage.setItem(`sefode.invite.${roomId}`, token);
+  if (!currentPlayer()) await nicknameGate(ctx, await loadPreview(roomId, token).catch(() => null));
+  ctx.navigate(`/room/${roomId}`, true);
 }
 
 /** With a saved token but no answer yet (the server may be restarting), keep asking for a while. */
@@ -71,7 +78,19 @@ async function resumeSession() {
 
 export async function renderRoom(ctx, roomId) {
   await resumeSession();
-  if (!currentPlayer() || !getToken()) await nicknameGate(ctx);
+  if (!currentPlayer() || !getToken()) {
+    // A visitor with no nickname yet: which table this is first (an invite-only room says so, and asks no name).
+    let preview = null;
+    try {
+      preview = await loadPreview(roomId, sessionStorage.getItem(`sefode.invite.${roomId}`));
+    } catch (error) {
+      if (error.code === "room/bad_invite" || error.code === "room/not_found") {
+        ctx.app.replaceChildren(error.code === "room/bad_invite" ? inviteOnlyPage() : notFoundPage(errorText(error), "room-error"));
+        return;
+      }
+    }
+    await nicknameGate(ctx, preview);
+  }
   ctx.app.replaceChildren();
   const rs = {
     room: null,
@@ -126,7 +145,8 @@ export async function renderRoom(ctx, roomId) {
   });
   panes.chat.append(chatList, chatForm);
   const side = h("aside", { class: "side", testid: "side" }, tabButtons, ...Object.values(panes));
-  const page = h("section", { class: "page room-page", testid: "room-page" }, head, h("div", { class: "room-body" }, main, side), overlay);
+  const share = createShare();
+  const page = h("section", { class: "page room-page", testid: "room-page" }, head, h("div", { class: "room-body" }, main, side), overlay, share.dialog);
   ctx.app.append(page);
 
   function paneNames() {
@@ -283,7 +303,8 @@ export async function renderRoom(ctx, roomId) {
       memory: rs.memory,
       act,
       confirm: confirmDialog,
-      toast,
+      // A refusal or a hint of the module's shows where the player just tapped (the card, the pile), else on top.
+      toast: (text, kind) => toast(text, kind, lastTap()),
       redraw: () => drawMain(),
       name: (s, short = false) => seatName(rs.room, s, seat, short),
       info: (s) => seatInfo(rs.room, s),
@@ -304,9 +325,7 @@ export async function renderRoom(ctx, roomId) {
       head.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
       return;
     }
-    const inviteToken = room.invite_token || access.invite;
-    const inviteUrl = inviteToken ? `${location.origin}/invite/${inviteToken}` : null;
-    const linkInput = h("input", { readonly: true, class: "invite-input", testid: "invite-link", value: inviteUrl || location.href, "aria-label": t("room.copy_link") });
+    share.update({ token: room.invite_token || access.invite || null, room: room.name || room.id, game: rs.spec ? matchTitle(rs.spec, room.options) : "" });
     const status = room.status === "paused" ? t("room.status_paused") : matchOn() ? t("room.status_playing") : t("room.status_waiting");
     const rules = rs.spec ? rulesPage(rs.spec, room.options) : null;
     head.replaceChildren(
@@ -319,26 +338,55 @@ export async function renderRoom(ctx, roomId) {
         h("span", { class: "chip", testid: "spectators", title: t("room.spectators_title") }, tn("room.spectators_n", room.spectators ?? 0)),
         rules ? h("a", { class: "chip rules-chip", href: `/rules/${encodeURIComponent(rules)}`, target: "_blank", rel: "noopener", testid: "room-rules" }, t("nav.rules")) : null,
       ),
-      h(
-        "div",
-        { class: "invite" },
-        linkInput,
-        h(
-          "button",
-          {
-            type: "button",
-            testid: "invite-copy",
-            onclick: async () => toast((await copyText(linkInput.value, linkInput)) ? t("room.link_copied") : t("room.link_copy_failed")),
-          },
-          t("room.copy_link"),
-        ),
-      ),
+      h("div", { class: "invite" }, share.button),
     );
   }
+
+  // ---- a tap is never lost to a redraw
+  // A tap is a press and a release on the same element. A redraw between the two (another seat's move arriving)
+  // replaces the element, and the browser then fires no click: the player's tap is lost. So while a pointer is
+  // pressed on the table, redraws wait for its release (and run after the click it makes); a press that never
+  // ends (the pointer left the window) holds them at most PRESS_HOLD_MS.
+  const PRESS_HOLD_MS = 1500;
+  let pressedAt = 0;
+  let drawWhenReleased = false;
+  const onPress = () => {
+    pressedAt = performance.now();
+  };
+  const onRelease = () => {
+    if (!pressedAt) return;
+    pressedAt = 0;
+    if (drawWhenReleased) {
+      drawWhenReleased = false;
+      setTimeout(drawMain, 0); // after the click this release makes
+    }
+  };
+  main.addEventListener("pointerdown", onPress, true);
+
+  // Where the player last tapped or pressed Enter on the table (its box then: the element may be redrawn since),
+  // for a refusal to show there (dom.js toast's `near`).
+  const TAP_FRESH_MS = 5000;
+  let tapped = null;
+  main.addEventListener(
+    "click",
+    (event) => {
+      const el = event.target && event.target.closest ? event.target.closest("button, [role=button], .card") : null;
+      if (el && el.closest("[data-testid=table]")) tapped = { box: el.getBoundingClientRect(), at: performance.now() };
+    },
+    true,
+  );
+  const lastTap = () => (tapped && performance.now() - tapped.at < TAP_FRESH_MS ? tapped.box : null);
+  document.addEventListener("pointerup", onRelease, true);
+  document.addEventListener("pointercancel", onRelease, true);
 
   function drawMain() {
     const room = rs.room;
     if (!room) return;
+    if (pressedAt && performance.now() - pressedAt < PRESS_HOLD_MS) {
+      if (!drawWhenReleased) setTimeout(() => drawWhenReleased && onRelease(), PRESS_HOLD_MS);
+      drawWhenReleased = true;
+      return;
+    }
     if (!rs.mod) {
       main.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
       return;
@@ -918,8 +966,12 @@ export async function renderRoom(ctx, roomId) {
         break;
       case "error":
         rs.pendingAction = false;
-        if (msg.code === "room/bad_password" || (msg.code === "room/bad_invite" && !access.invite)) {
+        if (msg.code === "room/bad_password") {
           passwordPrompt(msg);
+        } else if (msg.code === "room/bad_invite") {
+          // An invite-only room has no password: there is nothing to type, only a link to ask for.
+          rs.conn.close();
+          page.replaceChildren(inviteOnlyPage());
         } else if (msg.code === "auth/required") {
           rs.conn.close();
           forgetSession();
@@ -931,8 +983,9 @@ export async function renderRoom(ctx, roomId) {
           rs.conn.close();
           page.replaceChildren(notFoundPage(errorText(msg), "room-error"));
         } else {
-          // Every refusal is shown (a stale submission included): the player must know their move did not count.
-          toast(errorText(msg), "error");
+          // Every refusal is shown (a stale submission included): the player must know their move did not count;
+          // next to where they acted when that was a moment ago.
+          toast(errorText(msg), "error", lastTap());
           if (rs.room && rs.mod) drawMain();
         }
         break;
@@ -991,6 +1044,8 @@ export async function renderRoom(ctx, roomId) {
   }, 250);
   ctx.onLeave(() => {
     document.removeEventListener("keydown", onKey);
+    document.removeEventListener("pointerup", onRelease, true);
+    document.removeEventListener("pointercancel", onRelease, true);
     turnTitle(false);
     clearInterval(clockTimer);
     rs.conn.close();
