@@ -182,7 +182,9 @@ def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_eng
     expect(page.get_by_test_id("replay-hand")).to_be_visible()
     expect(page.get_by_test_id("replay-page")).to_have_attribute("data-hands", str(len(hands)))
     expect(page.get_by_test_id("replay-page")).to_have_attribute("data-error", "")
-    expect(page.get_by_test_id("replay-meta")).to_contain_text(_fill("replay.seed", seed=history["seed"]))
+    # The seed is no player word: it is behind the "verifiable shuffle" disclosure, not in the header's line.
+    expect(page.get_by_test_id("replay-meta")).not_to_contain_text(str(history["seed"]))
+    expect(page.get_by_test_id("fair-seed")).to_have_text(str(history["seed"]))
     for seat, place in enumerate(result["placements"]):
         expect(page.get_by_test_id(f"replay-place-{seat}")).to_have_text(
             f"{_fill('prof.place_n', n=place)} {_seat(seat, history['seats'])}"
@@ -259,7 +261,7 @@ def test_replay_viewer_draws_a_stored_history_as_the_engine_replays_it(
     browser: Browser, shared_server: Server, artifacts: Path, path: Path
 ) -> None:
     """The server's /replay answer for the stored history is drawn hand by hand exactly as reported; a 63-bit seed
-    is shown to the digit."""
+    is shown to the digit (behind the "verifiable shuffle" disclosure)."""
     client = open_client(browser, shared_server.url)
     page = client.page
     history, result = _reported(path)
@@ -274,7 +276,7 @@ def test_replay_viewer_draws_a_stored_history_as_the_engine_replays_it(
     page.goto(f"/replay/{path.stem}")
     wait_ready(page)
     expect(page.get_by_test_id("replay-page")).to_have_attribute("data-hands", str(len(result["hands"])))
-    expect(page.get_by_test_id("replay-meta")).to_contain_text(_fill("replay.seed", seed=BIG_SEED))
+    expect(page.get_by_test_id("fair-seed")).to_have_text(str(BIG_SEED))
     shot = {where for where in _first_bolo_of_each_variant().values() if where[0] == path.stem}
     for hand in result["hands"]:
         _check_hand_as_reported(page, hand, f"{path.name} hand {hand['number']}")

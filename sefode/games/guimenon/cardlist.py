@@ -2,7 +2,8 @@
 
     python -m sefode.games.guimenon.cardlist          # rewrite the generated parts of rules/ and i18n/
 
-The rules pages keep the generated list between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
+The rules pages keep the generated list (in player words: names, never the cards' ids; lists that read on a phone)
+between ``<!-- cards:begin -->`` and ``<!-- cards:end -->``; the
 catalogues hold hand-written UI strings plus ``guimenon.card.*``, ``guimenon.location.*``, ``guimenon.deck.*``
 and ``guimenon.type.*`` entries generated here (every key but the game's title carries the game's name).
 ``tests/test_guimenon_pages.py`` fails when either is out of date.
@@ -25,12 +26,7 @@ _WORDS = {
         "tokens": "Fichas",
         "locations": "Locais",
         "decks": "Decks prontos",
-        "name": "nome",
-        "kind": "tipo de carta",
         "cost": "Lua",
-        "stars": "★",
-        "types": "Tipos",
-        "ability": "habilidade",
         "ser": "Ser",
         "item": "Item",
         "none": "—",
@@ -41,12 +37,7 @@ _WORDS = {
         "tokens": "Tokens",
         "locations": "Locations",
         "decks": "Ready decks",
-        "name": "name",
-        "kind": "kind",
         "cost": "Moon",
-        "stars": "★",
-        "types": "Types",
-        "ability": "ability",
         "ser": "Being",
         "item": "Item",
         "none": "—",
@@ -56,47 +47,27 @@ _WORDS = {
 
 
 def card_list(cs: CardSet, lang: str) -> str:
+    """The card list of the rules page: lists, not wide tables, so that it reads on a phone (one card a line: name,
+    kind, Types, cost, Stars, then its ability), sorted by cost."""
     w = _WORDS[lang]
-    lines = [
-        f"### {w['cards']} ({len(cs.cards)})",
-        "",
-        f"| {w['name']} | id | {w['kind']} | {w['cost']} | {w['stars']} | {w['types']} | {w['ability']} |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
+    lines = [f"### {w['cards']} ({len(cs.cards)})", ""]
     for c in sorted(cs.cards, key=lambda c: (c.cost, c.id)):
-        types = ", ".join(cs.types[t].get(lang) for t in sorted(c.types)) or w["none"]
-        stars = str(c.stars) if c.being else w["none"]
-        text = ability_text(c.ability, cs, lang) or w["none"]
-        lines.append(
-            f"| {c.name.get(lang)} | `{c.id}` | {w['ser' if c.being else 'item']} | {c.cost} | {stars} | "
-            f"{types} | {text} |"
-        )
-    lines += [
-        "",
-        f"### {w['tokens']}",
-        "",
-        f"| {w['name']} | id | {w['stars']} | {w['types']} |",
-        "| --- | --- | --- | --- |",
-    ]
+        types = ", ".join(cs.types[t].get(lang) for t in sorted(c.types))
+        facts = [w["ser" if c.being else "item"], types, f"{c.cost} {w['cost']}", f"{c.stars}★" if c.being else ""]
+        text = ability_text(c.ability, cs, lang)
+        lines.append(f"- **{c.name.get(lang)}** ({' · '.join(f for f in facts if f)}){': ' + text if text else ''}")
+    lines += ["", f"### {w['tokens']}", ""]
     for t in cs.tokens.values():
-        types = ", ".join(cs.types[x].get(lang) for x in sorted(t.types)) or w["none"]
-        lines.append(f"| {t.name.get(lang)} | `{t.id}` | {t.stars} | {types} |")
-    lines += [
-        "",
-        f"### {w['locations']} ({len(cs.locations)})",
-        "",
-        f"| {w['name']} | id | {w['ability']} |",
-        "| --- | --- | --- |",
-    ]
+        types = ", ".join(cs.types[x].get(lang) for x in sorted(t.types))
+        lines.append(f"- **{t.name.get(lang)}** ({' · '.join(f for f in (f'{t.stars}★', types) if f)})")
+    lines += ["", f"### {w['locations']} ({len(cs.locations)})", ""]
     for loc in cs.locations:
-        lines.append(
-            f"| {loc.name.get(lang)} | `{loc.id}` | {ability_text(loc.ability, cs, lang, location=True) or w['none']} |"
-        )
+        lines.append(f"- **{loc.name.get(lang)}**: {ability_text(loc.ability, cs, lang, location=True) or w['none']}")
     lines += ["", f"### {w['decks']}", ""]
     for d in cs.decks.values():
         names = ", ".join(cs.by_id[c].name.get(lang) for c in d.cards)
         lines += [
-            f"**{d.name.get(lang)}** (`{d.id}`): {d.description.get(lang)}",
+            f"**{d.name.get(lang)}**: {d.description.get(lang)}",
             "",
             f"{len(d.cards)} {w['list']}: {names}.",
             "",
@@ -173,6 +144,22 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.start_from": "Começar de um deck pronto",
         "guimenon.kind.ser": "Ser",
         "guimenon.kind.item": "Item",
+        "guimenon.result.stars": "{card} ({name}) {amount}★",
+        "guimenon.result.destroyed": "destruída: {card} ({name})",
+        "guimenon.result.moved": "{card} ({name}) vai para o Local {to}",
+        "guimenon.result.created": "{name} ganha {card} no Local {at}",
+        "guimenon.result.copy": "{name} ganha uma cópia de {card} no Local {at}",
+        "guimenon.result.drew": "{name} compra 1 carta",
+        "guimenon.result.discarded": "{name} descarta {card}",
+        "guimenon.result.costs_more": "as cartas na mão de {name} custam {n} Lua a mais",
+        "guimenon.result.costs_less": "as cartas na mão de {name} custam {n} Lua a menos",
+        "guimenon.result.moon": "{name} ganha +{n} Lua no próximo turno",
+        "guimenon.result.nothing": "sem efeito",
+        "guimenon.your_turn": "Sua vez: toque numa carta e depois num Local; quando terminar, Confirmar.",
+        "guimenon.your_side": "Seu lado",
+        "guimenon.their_side": "Lado de {name}",
+        "guimenon.why_moon": "{card} custa {cost} de Lua; você tem {moon} neste turno.",
+        "guimenon.why_no_place": "{card} não tem Local livre agora.",
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -223,6 +210,22 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.start_from": "Start from a ready deck",
         "guimenon.kind.ser": "Being",
         "guimenon.kind.item": "Item",
+        "guimenon.result.stars": "{card} ({name}) {amount}★",
+        "guimenon.result.destroyed": "destroyed: {card} ({name})",
+        "guimenon.result.moved": "{card} ({name}) moves to Location {to}",
+        "guimenon.result.created": "{name} gets {card} at Location {at}",
+        "guimenon.result.copy": "{name} gets a copy of {card} at Location {at}",
+        "guimenon.result.drew": "{name} draws 1 card",
+        "guimenon.result.discarded": "{name} discards {card}",
+        "guimenon.result.costs_more": "the cards in {name}'s hand cost {n} Moon more",
+        "guimenon.result.costs_less": "the cards in {name}'s hand cost {n} Moon less",
+        "guimenon.result.moon": "{name} gets +{n} Moon next turn",
+        "guimenon.result.nothing": "no effect",
+        "guimenon.your_turn": "Your turn: tap a card, then a Location; when you are done, Confirm.",
+        "guimenon.your_side": "Your side",
+        "guimenon.their_side": "{name}'s side",
+        "guimenon.why_moon": "{card} costs {cost} Moon; you have {moon} this turn.",
+        "guimenon.why_no_place": "{card} has no free Location now.",
     },
 }
 

@@ -521,7 +521,7 @@ class Guimenon(Game[GState]):
             name = CARDSET.by_id[data["place"]].name.en
             return {
                 "key": "guimenon.action.place",
-                "params": {"card": data["place"], "location": data["location"]},
+                "params": {"card": data["place"], "location": data["location"] + 1},  # Locations 1-3, as players count
                 "text": f"place {name} at Location {data['location'] + 1}",
             }
         key = "take_back" if "take_back" in data else "discard"

@@ -14,6 +14,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -30,15 +31,32 @@ _PAGE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _DATA_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 DATA_KEYS_MOST = 50
 """How many keys (saved decks) a player may keep per game."""
+_ALIGN = re.compile(r"text-align:(left|right|center)")
+
+
+def _align_classes(state: StateCore) -> None:
+    """A table column's alignment as a class (``align-right``), never an inline ``style``: the page's
+    Content-Security-Policy refuses inline styles, and the browser would report each one."""
+    for token in state.tokens:
+        if token.type in ("th_open", "td_open") and "style" in token.attrs:
+            found = _ALIGN.fullmatch(str(token.attrs.pop("style")))
+            if found:
+                token.attrSet("class", f"align-{found.group(1)}")
+
+
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+_MARKDOWN.core.ruler.push("align_classes", _align_classes)
 """Rules pages are rendered on the server by markdown-it-py; raw HTML in a page is escaped, never passed through."""
 
 
 def render_markdown(text: str) -> str:
-    """A rules page as an HTML fragment (raw HTML escaped).
+    """A rules page as an HTML fragment (raw HTML escaped; a column's alignment as a class, no inline style).
 
     >>> render_markdown("# Regras\\n\\n<script>x</script> *já*")
     '<h1>Regras</h1>\\n<p>&lt;script&gt;x&lt;/script&gt; <em>já</em></p>\\n'
+    >>> html = render_markdown("| a | b |\\n| :-: | --: |\\n| 1 | 2 |")
+    >>> "style" in html, html.count("align-right"), html.count("align-center")
+    (False, 2, 2)
     """
     return str(_MARKDOWN.render(text))
 

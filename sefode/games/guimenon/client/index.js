@@ -164,6 +164,41 @@ export function renderScore(ctx) {
   return h("table", { testid: "gm-score" }, h("tr", {}, h("th", {}, ""), h("th", {}, "⚑"), h("th", {}, "★")), rows);
 }
 
+/** What resolved an ability: a card's name, or a Location's. */
+function sourceName(id) {
+  const key = `guimenon.card.${id}`;
+  return t(key) !== key ? cardName(id) : t(`guimenon.location.${id}`);
+}
+
+// The engine's result strings (docs/game-formats.md: "fagulha@0 +1", "seat 0 discarded vulto", …) in player words.
+const RESULTS = [
+  [/^([a-z0-9-]+)@(\d) ([+-]\d+)$/, (m, n) => t("guimenon.result.stars", { card: cardName(m[1]), name: n(m[2]), amount: m[3] })],
+  [/^([a-z0-9-]+)@(\d) destroyed$/, (m, n) => t("guimenon.result.destroyed", { card: cardName(m[1]), name: n(m[2]) })],
+  [/^([a-z0-9-]+)@(\d) moved \d+->(\d+)$/, (m, n) => t("guimenon.result.moved", { card: cardName(m[1]), name: n(m[2]), to: Number(m[3]) + 1 })],
+  [/^copy of ([a-z0-9-]+)@(\d) created at (\d+)$/, (m, n) => t("guimenon.result.copy", { card: cardName(m[1]), name: n(m[2]), at: Number(m[3]) + 1 })],
+  [/^([a-z0-9-]+)@(\d) created at (\d+)$/, (m, n) => t("guimenon.result.created", { card: cardName(m[1]), name: n(m[2]), at: Number(m[3]) + 1 })],
+  [/^seat (\d) drew$/, (m, n) => t("guimenon.result.drew", { name: n(m[1]) })],
+  [/^seat (\d) discarded ([a-z0-9-]+)$/, (m, n) => t("guimenon.result.discarded", { name: n(m[1]), card: cardName(m[2]) })],
+  [/^seat (\d) hand costs ([+-])(\d+)$/, (m, n) => t(m[2] === "+" ? "guimenon.result.costs_more" : "guimenon.result.costs_less", { name: n(m[1]), n: m[3] })],
+  [/^seat (\d) \+(\d+) moon next turn$/, (m, n) => t("guimenon.result.moon", { name: n(m[1]), n: m[2] })],
+];
+
+/** One result of an ability in words; `name(seat)` names a seat. */
+export function resultText(result, name) {
+  const seatName = (s) => name(Number(s));
+  for (const [re, say] of RESULTS) {
+    const m = re.exec(String(result));
+    if (m) return say(m, seatName);
+  }
+  return String(result);
+}
+
+/** "Fagulha: Salamandra Faminta (Ana) −1★, …", or "Fagulha: sem efeito". */
+function abilityText(r, name) {
+  const results = (r.results || []).map((x) => resultText(x, name));
+  return `${sourceName(r.source)}: ${results.join(", ") || t("guimenon.result.nothing")}`;
+}
+
 export function eventText(ev, ctx) {
   const name = (s) => (ctx && ctx.name ? ctx.name(s, true) : `#${s + 1}`);
   if (ev.type === "confirmed") return `${name(ev.seat)} ✔`;
@@ -171,11 +206,7 @@ export function eventText(ev, ctx) {
     const plays = ev.plays.map((p) => `${name(p.seat)}: ${cardName(p.card)} → ${p.location + 1}`);
     return plays.length ? plays.join(" · ") : null;
   }
-  if (ev.type === "ability") {
-    const key = `guimenon.card.${ev.source}`;
-    const source = t(key) !== key ? cardName(ev.source) : t(`guimenon.location.${ev.source}`);
-    return `${source}: ${(ev.results || []).join(", ") || "—"}`;
-  }
+  if (ev.type === "ability") return abilityText(ev, name);
   if (ev.type === "turn") return t("guimenon.turn").replace("{turn}", ev.turn);
   return null;
 }
@@ -197,9 +228,11 @@ export function renderReplay(rctx) {
         h("div", { class: "gm-side" }, cell.cards[1].map((u) => cardFrame(u)))));
     }
     el.appendChild(board);
-    el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: `${r.source}: ${(r.results || []).join(", ")}` }))));
+    el.appendChild(h("ol", {}, (turn.resolved || []).map((r) => h("li", { text: abilityText(r, rctx.name) }))));
   }
-  return { element: el, meta: report.control ? [`⚑ ${report.control.map((c) => (c === null ? "–" : c + 1)).join(" ")}`] : [] };
+  // Who controls each Location at the end, left to right, by name ("Locais: Ana, Neutro, Bot 2").
+  const control = report.control ? report.control.map((c) => (c === null ? t("guimenon.neutral") : rctx.name(c))).join(", ") : "";
+  return { element: el, meta: control ? [`${t("guimenon.board")}: ${control}`] : [] };
 }
 
 const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && [...a].sort().join() === [...b].sort().join();

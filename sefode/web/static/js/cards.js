@@ -3,7 +3,7 @@
 // X1 and X2. Suits: c clubs, h hearts, s spades, d diamonds. Cards carry `data-card` (their name) and an accessible
 // name in the page's language; the manilha mark is optional (opts.manilhas).
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { hasKey, labelText, t, tg } from "./i18n.js";
 
 /** Truco ranks, weak to strong for the common cards (Fodinha's order). */
 export const RANKS = "4567QJKA23";
@@ -41,6 +41,35 @@ export function cardShort(name) {
   if (isJoker(name)) return `★${name.slice(1)}`;
   const { rank, suit } = parseCard(name);
   return `${rankPrint(rank)}${SUIT_SYMBOL[suit] || suit}`;
+}
+
+const CARD_WORD = /(?<![\w])(?:[2-9TJQKA][chsd]|X[12])(?![\w])/g;
+
+/**
+ * A value of a server label's params as players read it: card names as symbols ("3c" → "3♣", "7h 7s" → "7♥ 7♠"), and
+ * a value the game's catalogue names under `<game>.<param>.<value>` by that name (Guimenon's `card` "fagulha" →
+ * `guimenon.card.fagulha`, "Fagulha").
+ */
+function paramText(key, value, game) {
+  const named = game && typeof value === "string" ? `${game}.${key}.${value}` : null;
+  if (named && hasKey(named, game)) return tg(game, named);
+  if (isCardName(value)) return cardShort(value);
+  if (Array.isArray(value) && value.length && value.every(isCardName)) return value.map(cardShort).join(" ");
+  if (typeof value === "string" && value.includes(" ") && value.split(" ").every(isCardName)) return value.split(" ").map(cardShort).join(" ");
+  return value;
+}
+
+/**
+ * A server label (`describe_action`: {"key", "params", "text"}) as a player reads it: labelText() with every card
+ * of its params as a symbol ("Jogar 3♣", never "Jogar 3c"); a label the catalogue lacks falls back to the server's
+ * text, its card names printed the same way. Use it wherever a move is named in words (tips, analysis, buttons).
+ */
+export function moveText(label, game = null) {
+  if (!label) return "";
+  if (typeof label === "string") return label.replace(CARD_WORD, cardShort);
+  const params = Object.fromEntries(Object.entries(label.params || {}).map(([k, v]) => [k, paramText(k, v, game)]));
+  const text = labelText({ ...label, params }, game);
+  return typeof label.text === "string" && text === label.text ? text.replace(CARD_WORD, cardShort) : text;
 }
 
 /** The card's accessible name in the page's language ("Rei de espadas", "10 of diamonds", "Joker 1"). */

@@ -9,7 +9,8 @@
 // time, and its panel sits under the table, never over the hand or the controls.
 import { ApiError, api } from "./api.js";
 import { h } from "./dom.js";
-import { currentLang, errorText, hasKey, labelText, t, tg } from "./i18n.js";
+import { currentLang, errorText, hasKey, t, tg } from "./i18n.js";
+import { moveText } from "./cards.js";
 
 const STORE_KEY = "sefode.coach";
 
@@ -70,11 +71,11 @@ function decisionItem(d, i, game) {
     h(
       "p",
       { class: "coach-moves" },
-      h("span", { testid: "coach-chosen" }, t("coach.you_chose", { move: labelText(d.chosen_label, game) })),
+      h("span", { testid: "coach-chosen" }, t("coach.you_chose", { move: moveText(d.chosen_label, game) })),
       " ",
       agreed
         ? h("span", { class: "coach-agreed", testid: "coach-agreed" }, t("coach.agreed"))
-        : h("span", { testid: "coach-preferred" }, t("coach.hard_bot", { move: labelText(d.preferred_label, game) })),
+        : h("span", { testid: "coach-preferred" }, t("coach.hard_bot", { move: moveText(d.preferred_label, game) })),
     ),
     mine && mine.visits
       ? h(

@@ -3,9 +3,9 @@
 // legal actions (the `state.legal` list) are buttons labelled by the server's `describe_action` labels. A game may
 // still name its view keys and events in its catalogue: `view.<key>` and `event.<type>` (params: the event's
 // fields, and `name` for its seat). This file follows the module contract of docs/client-modules.md.
-import { cardEl, isCardName } from "./cards.js";
+import { cardEl, isCardName, moveText } from "./cards.js";
 import { h } from "./dom.js";
-import { hasKey, labelText, t, tg } from "./i18n.js";
+import { hasKey, t, tg } from "./i18n.js";
 
 const HIDDEN_KEYS = new Set(["legal", "game", "seat"]);
 // A list as long as the table has seats is drawn one row per seat when its name says it is per seat, or when its
@@ -95,7 +95,7 @@ export function actionButtons(ctx) {
           disabled: ctx.paused || ctx.pending,
           onclick: () => ctx.act(entry.action),
         },
-        labelText(entry.label, ctx.gameName) || JSON.stringify(entry.action),
+        moveText(entry.label, ctx.gameName) || JSON.stringify(entry.action),
       ),
     ),
   );
@@ -141,7 +141,7 @@ export function eventText(ev, ctx) {
   if (ev.seat !== undefined && ev.seat !== null) params.name = ctx.name(ev.seat);
   const key = `event.${ev.type}`;
   if (hasKey(key, game)) return tg(game, key, params);
-  if (ev.label) return labelText(ev.label, game);
+  if (ev.label) return moveText(ev.label, game);
   const details = Object.entries(ev)
     .filter(([k]) => !["type", "seat", "version"].includes(k))
     .map(([k, v]) => `${humanize(k).toLowerCase()} ${typeof v === "object" && v !== null ? JSON.stringify(v) : v}`);

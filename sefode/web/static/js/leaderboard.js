@@ -1,6 +1,7 @@
 // Leaderboard: players by gold, then silver, then bronze (trophies beside), or by trophies, or one tab per game
 // with that game's rating table (the games come from the server's registry: this page names none); paginated;
-// "show me" opens the page holding the viewer's row and highlights it.
+// "show me" ("Onde estou") opens the page holding the viewer's row and highlights it. A rating is called a score,
+// explained in plain words one tap away (a disclosure under the table), with the method (OpenSkill, μ − 3σ) there.
 import { api, getToken } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -200,6 +201,18 @@ export async function renderLeaderboard(ctx) {
     parts.push(pager(data));
     const order = ratings ? t("lb.order_ratings", { game: gameTitle(data) }) : data.board === "trophies" ? t("lb.order_trophies") : t("lb.order_medals");
     parts.push(h("p", { class: "muted small", testid: "lb-order" }, order));
+    if (ratings) {
+      // The score in plain words one tap away, and the method behind it (never on the board itself).
+      parts.push(
+        h(
+          "details",
+          { class: "lb-explain small", testid: "lb-score-explain" },
+          h("summary", {}, t("lb.score_what")),
+          h("p", {}, t("lb.score_explain")),
+          h("p", { class: "muted" }, t("lb.score_method")),
+        ),
+      );
+    }
     body.replaceChildren(h("div", { class: "panel" }, parts));
     const mine = body.querySelector("tr.you");
     if (mine && view.me) mine.scrollIntoView({ block: "center" });

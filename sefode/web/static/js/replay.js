@@ -1,13 +1,15 @@
 // Replay viewer: shows a finished match as the engine itself replays it. `GET /api/matches/{id}/replay` answers
 // `{"history": <sefode-history/1>, "replay": <the `sefode replay` result>}`. This shell draws what every game shares
-// (title, seed, places, download, the engine's error) and hands the rest to the game's module (`renderReplay`, see
+// (title, places, download, the engine's error; the seed only behind the "verifiable shuffle" disclosure) and hands the rest to the game's module (`renderReplay`, see
 // docs/client-modules.md), or to the generic renderer. No rule of any game is computed here.
 import { ApiError, api } from "./api.js";
 import { h } from "./dom.js";
-import { hasKey, labelText, setActiveGame, t, tg } from "./i18n.js";
+import { hasKey, setActiveGame, t, tg } from "./i18n.js";
+import { moveText } from "./cards.js";
 import { accountErrorText } from "./account.js";
 import { gameModule, gameSpec, matchTitle } from "./games.js";
 import { botAccountName } from "./seats.js";
+import { fairCheck } from "./fair.js";
 import * as generic from "./generic.js";
 
 const STORE_PREFIX = "sefode.match.";
@@ -117,7 +119,7 @@ export async function renderReplay(ctx, matchId) {
     h(
       "p",
       { class: "muted small", testid: "replay-meta" },
-      [spec ? matchTitle(spec, options) : history.game, seats ? t("replay.players_n", { n: seats }) : null, ...(part.meta || []), t("replay.seed", { seed: seedText })]
+      [spec ? matchTitle(spec, options) : history.game, seats ? t("replay.players_n", { n: seats }) : null, ...(part.meta || [])]
         .filter(Boolean)
         .join(" · "),
     ),
@@ -134,6 +136,7 @@ export async function renderReplay(ctx, matchId) {
     h("p", { class: "muted small" }, t("replay.source_note")),
     replay.error ? h("p", { class: "error small", testid: "replay-engine-error" }, t("replay.engine_error", { message: replay.error.message || "" })) : null,
     h("a", { class: "button ghost", href: `/api/matches/${encodeURIComponent(matchId)}/history`, download: "", testid: "replay-download" }, t("replay.download")),
+    fairCheck({ seed: seedText, testid: "replay-fair" }),
   );
   page.replaceChildren(header, part.element, analysisPanel(matchId, seats, label, history.game));
   page.dataset.game = history.game || "";
@@ -177,13 +180,13 @@ function renderAnalysis(analysis, game) {
           "li",
           { class: d.mistake ? "analysis-mistake" : "", testid: `analysis-decision-${i}`, dataset: { index: String(d.index), mistake: d.mistake ? "1" : "0" } },
           d.mistake ? h("b", { class: "error", testid: "analysis-mark" }, t("analysis.mistake"), " ") : null,
-          h("span", { testid: "analysis-chosen" }, t("analysis.chosen", { move: labelText(d.chosen_label, game) })),
+          h("span", { testid: "analysis-chosen" }, t("analysis.chosen", { move: moveText(d.chosen_label, game) })),
           " · ",
-          h("span", { testid: "analysis-preferred" }, t("analysis.preferred", { move: labelText(d.preferred_label, game) })),
+          h("span", { testid: "analysis-preferred" }, t("analysis.preferred", { move: moveText(d.preferred_label, game) })),
           h(
             "ul",
             { class: "small muted" },
-            (d.options || []).map((o) => h("li", {}, h("b", {}, labelText(o.label, game)), " ", figures(o, game))),
+            (d.options || []).map((o) => h("li", {}, h("b", {}, moveText(o.label, game)), " ", figures(o, game))),
           ),
         ),
       ),

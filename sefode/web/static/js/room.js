@@ -5,7 +5,7 @@
 // is docs/client-modules.md; this file names no game.
 import { api, currentPlayer, ensureSession, forgetSession, getToken, loadSession, savedName } from "./api.js";
 import { banner, confirmDialog, h, toast } from "./dom.js";
-import { errorText, setActiveGame, t, tn } from "./i18n.js";
+import { currentLang, errorText, setActiveGame, t, tn } from "./i18n.js";
 import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
 import * as generic from "./generic.js";
 import { botLabel, botMark, clockEl, deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
@@ -15,6 +15,7 @@ import { RoomConnection } from "./ws.js";
 import { tournamentPanel } from "./tournament.js";
 import { createSeatSetup } from "./setup.js";
 import { createCoach } from "./coach.js";
+import { fairCheck } from "./fair.js";
 import { createShare } from "./share.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
@@ -664,9 +665,8 @@ export async function renderRoom(ctx, roomId) {
         );
       }
     }
-    if (rs.room.match && rs.room.match.seed_hash) {
-      items.push(h("span", { class: "seed muted", title: t("room.seed_hash_title"), testid: "seed-hash" }, t("room.seed_hash", { hash: rs.room.match.seed_hash.slice(0, 12) })));
-    }
+    // The deal's commitment, one tap away (never a hash on the table itself).
+    if (rs.room.match && rs.room.match.seed_hash) items.push(fairCheck({ hash: rs.room.match.seed_hash }));
     return h("div", { class: "controls", testid: "controls" }, items);
   }
 
@@ -961,7 +961,7 @@ export async function renderRoom(ctx, roomId) {
         h(
           "li",
           { class: "chat-msg" },
-          h("time", { class: "muted" }, new Date(m.at || Date.now()).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+          h("time", { class: "muted" }, new Date(m.at || Date.now()).toLocaleTimeString(currentLang(), { hour: "2-digit", minute: "2-digit" })),
           " ",
           h("b", {}, (m.from && m.from.name) || "?"),
           m.from && m.from.bot ? [" ", botMark("chat-bot-mark")] : null,
@@ -990,7 +990,7 @@ export async function renderRoom(ctx, roomId) {
     const paused = rs.room && rs.room.status === "paused";
     if (paused) {
       const until = rs.room.pause && rs.room.pause.until;
-      banner(until ? t("room.paused_until", { time: new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }) : t("room.paused"));
+      banner(until ? t("room.paused_until", { time: new Date(until).toLocaleTimeString(currentLang(), { hour: "2-digit", minute: "2-digit" }) }) : t("room.paused"));
     } else if (rs.connStatus !== "reconnecting") banner("");
   }
 

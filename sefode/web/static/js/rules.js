@@ -1,6 +1,7 @@
 // Rules pages: every game's pages (`rules` in /api/games; a game with variants has one per variant), fetched from
 // GET /api/rules/{page}?lang=…&format=html, rendered on the server by markdown-it-py (raw HTML escaped). The page
-// builds its DOM from that HTML with DOMParser + importNode (never innerHTML), keeping only plain document elements.
+// builds its DOM from that HTML with DOMParser, copying only plain document elements and a few attributes into new
+// elements (never innerHTML, never an inline style: a table column's alignment comes as a class, `align-right`).
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { currentLang, errorText, t } from "./i18n.js";
@@ -8,7 +9,7 @@ import { gameTitle, loadGames, matchTitle } from "./games.js";
 
 /** Elements a rules page may hold; anything else is dropped (its text kept). */
 const ALLOWED = new Set("a b blockquote br code del em h1 h2 h3 h4 h5 h6 hr i li ol p pre s strong sub sup table tbody td th thead tr ul".split(" "));
-const ATTRS = { a: ["href", "title"], td: ["style"], th: ["style"], ol: ["start"] };
+const ATTRS = { a: ["href", "title"], td: ["class"], th: ["class"], ol: ["start"] };
 
 /** A safe copy of parsed HTML: allowed elements and attributes only, links to http(s) or this site only. */
 function clean(node, doc) {
@@ -22,12 +23,14 @@ function clean(node, doc) {
     frag.append(...children);
     return frag;
   }
-  const el = doc.importNode(node, false);
-  for (const attr of [...el.attributes]) {
+  // A new element with the allowed attributes only: copying the parsed one (importNode) would bring its other
+  // attributes into this page, even for a moment (an inline style is a CSP violation the browser reports).
+  const el = doc.createElement(tag);
+  for (const attr of [...node.attributes]) {
     const keep = (ATTRS[tag] || []).includes(attr.name);
     const value = attr.value.trim();
-    const safe = attr.name === "href" ? /^(https?:|\/|#)/i.test(value) : attr.name === "style" ? /^text-align:\s*(left|right|center);?$/.test(value) : true;
-    if (!keep || !safe) el.removeAttribute(attr.name);
+    const safe = attr.name === "href" ? /^(https?:|\/|#)/i.test(value) : attr.name === "class" ? /^align-(left|right|center)$/.test(value) : true;
+    if (keep && safe) el.setAttribute(attr.name, value);
   }
   if (tag === "a") el.setAttribute("rel", "noopener");
   if (tag === "a" && /^\/(?!\/)/.test(el.getAttribute("href") || "")) el.setAttribute("data-link", "");
