@@ -151,7 +151,9 @@ def test_a_solo_match_its_tip_its_fair_check_and_its_replay_speak_player_words(
             expect(tip.get_by_test_id("coach-chosen")).to_contain_text("3♣")
             expect(tip.get_by_test_id("coach-preferred")).to_contain_text("A♠")
             if not tip_seen:
-                tip.scroll_into_view_if_needed()
+                # Scrolled in one step in the page: the table redraws while bots play, and an element handle
+                # can be replaced between finding it and scrolling it.
+                page.evaluate("() => document.querySelector('[data-testid=coach-tip]').scrollIntoView()")
                 shoot(page, artifacts, "coach-tip")
             tip_seen = True
             continue
