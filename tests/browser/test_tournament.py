@@ -394,8 +394,9 @@ def test_a_visitor_opens_each_tournament_match_from_the_champions_profile_and_se
         expect(vpage.get_by_test_id("replay-hand")).to_be_visible()
         raw = vpage.request.get(f"/api/matches/{match_id}/history").text()
         history = json.loads(raw)
-        # The 63-bit seed is shown exactly (not rounded as a JavaScript number would be).
-        expect(vpage.get_by_test_id("replay-meta")).to_contain_text(str(history["seed"]))
+        # The 63-bit seed is shown exactly (not rounded as a JavaScript number would be), in the "verifiable
+        # shuffle" disclosure (no player word on the header's line).
+        expect(vpage.get_by_test_id("fair-seed")).to_have_text(str(history["seed"]))
         result = replay(history).result()
         assert result["error"] is None and result["over"] is True
         hands = result["hands"]

@@ -134,6 +134,10 @@ def _take_turn(page: Page, rng: random.Random, texts: dict[str, str], seen: dict
         target = _legal_target(page)
         if target is not None:
             page.get_by_test_id(target).click()
+            # A move that empties the hand without a four asks first (the dialog opens within the click): go ahead.
+            if page.locator("dialog#confirm").is_visible():
+                seen["asked"] = True
+                page.get_by_test_id("confirm-ok").click()
             _wait_newer(page, before)
             return
         page.get_by_test_id(f"hand-card-{card}").click()  # deselect, try another card
