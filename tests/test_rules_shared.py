@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 from fodinha_helpers import (
@@ -25,7 +26,9 @@ from fodinha_helpers import (
     turn,
 )
 
+from sefode.cards import truco_name
 from sefode.engine import IllegalAction, InvalidOptions, NotYourTurn
+from sefode.games.fodinha.state import FodinhaState
 
 COMMON_ORDER = ["3", "2", "A", "K", "J", "Q", "7", "6", "5", "4"]
 FIXED = {"4c", "7h", "As", "7d"}
@@ -485,6 +488,47 @@ def test_tricks_of_the_match_are_grouped_under_their_winners_in_the_view(variant
     assert "pending" not in grouped
     total = sum(len(v) for v in grouped.values())
     assert total == sum(earlier.values()) + 3
+
+
+def _grouped_anew(st: FodinhaState) -> dict[str, list[dict[str, object]]]:
+    """The grouping written out plainly, from every trick of the match, for the test below."""
+    groups: dict[str, list[dict[str, object]]] = {}
+    for t in st.match_tricks:
+        if t.hand == st.hand_no and st.phase != "over" and t.taken_by is None and t.winner is None:
+            key = "pending"
+        else:
+            key = "none" if t.taken_by is None else str(t.taken_by)
+        entry = {"leader": t.leader, "plays": [[s, truco_name(c)] for s, c in t.plays], "winner": t.winner}
+        groups.setdefault(key, []).append({**entry, "value": t.value, "hand": t.hand})
+    return groups
+
+
+@pytest.mark.parametrize("variant", (*VARIANTS, "junto"))
+def test_tricks_of_the_match_in_the_view_are_the_same_from_the_cache_of_finished_hands(variant: str) -> None:
+    # The view keeps the JSON of finished hands' tricks (they never change again) so that a view costs the same late
+    # in a match as early. Whatever the cache holds, a clone taken hands ago, or a clone with no cache at all, shows
+    # exactly the grouping built from every trick of the match.
+    rng = random.Random(41)
+    more: dict[str, Any] = {} if variant == "7letras" else {"lives": 12, "teams": variant == "junto"}
+    st = new_match("sefode" if variant == "junto" else variant, 4, dealer=None, seed=41, **more)
+    older: list[FodinhaState] = []
+    while GAME.outcome(st) is None and st.hand_no < 14:
+        for viewer in (None, 0):
+            assert GAME.view(st, viewer)["match_tricks"] == _grouped_anew(st)
+        bare = GAME.clone(st)
+        bare.grouped_past = None
+        assert GAME.view(bare, 2)["match_tricks"] == _grouped_anew(st)
+        if rng.random() < 0.05:
+            older.append(GAME.clone(st))
+        seat = next(s for s in range(st.n) if GAME.legal_actions(st, s))
+        GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+    assert st.hand_no >= 6, "the match ended before its cache was used"
+    for old in older:
+        assert GAME.view(old, 1)["match_tricks"] == _grouped_anew(old)
+        while GAME.outcome(old) is None and old.hand_no < 16:
+            seat = next(s for s in range(old.n) if GAME.legal_actions(old, s))
+            GAME.apply(old, seat, rng.choice(GAME.legal_actions(old, seat)))
+            assert GAME.view(old, None)["match_tricks"] == _grouped_anew(old)
 
 
 # ---------------------------------------------------------------- checked actions

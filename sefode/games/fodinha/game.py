@@ -815,17 +815,33 @@ class Fodinha(Game[FodinhaState]):
         }
 
     def _grouped(self, st: FodinhaState) -> dict[str, list[dict[str, Any]]]:
-        """The match's tricks grouped under whoever took them (seed 000's audit right)."""
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for t in st.match_tricks:
+        """The match's tricks grouped under whoever took them (seed 000's audit right). Tricks of finished hands come
+        from ``st.grouped_past``, built once per hand; only the hand in progress is turned into JSON each time."""
+        past = len(st.match_tricks) - len(st.tricks)
+        cached = st.grouped_past
+        if cached is None or cached[0] != past:
+            start, base = cached if cached is not None and cached[0] < past else (0, {})
+            built = {key: list(entries) for key, entries in base.items()}
+            for t in st.match_tricks[start:past]:
+                built.setdefault(self._taker_key(t), []).append(self._hand_trick_json(t))
+            cached = st.grouped_past = (past, built)
+        groups = {key: list(entries) for key, entries in cached[1].items()}
+        for t in st.match_tricks[past:]:
             if t.hand == st.hand_no and st.phase != OVER and t.taken_by is None and t.winner is None:
                 key = "pending"
             else:
-                key = "none" if t.taken_by is None else str(t.taken_by)
-            entry = self._trick_json(t)
-            entry["hand"] = t.hand
-            groups.setdefault(key, []).append(entry)
+                key = self._taker_key(t)
+            groups.setdefault(key, []).append(self._hand_trick_json(t))
         return groups
+
+    @staticmethod
+    def _taker_key(t: Trick) -> str:
+        return "none" if t.taken_by is None else str(t.taken_by)
+
+    def _hand_trick_json(self, t: Trick) -> dict[str, Any]:
+        entry = self._trick_json(t)
+        entry["hand"] = t.hand
+        return entry
 
     def _record_json(self, r: HandRecord) -> dict[str, Any]:
         return {
@@ -953,6 +969,7 @@ class Fodinha(Game[FodinhaState]):
             reserved=dict(st.reserved),
             out_key=st.out_key[:],
             placements=None if st.placements is None else st.placements[:],
+            grouped_past=st.grouped_past,
         )
 
     def infoset_key(self, state: FodinhaState, seat: Seat) -> Hashable:
@@ -1041,6 +1058,7 @@ class Fodinha(Game[FodinhaState]):
             for t in view["tricks"]
         ]
         st.match_tricks = list(st.tricks)
+        st.grouped_past = None
         st.last_winner = next((int(t.winner) for t in reversed(st.tricks) if t.winner is not None), -1)
         st.trick = [(int(p), code(c)) for p, c in view["trick"]]
         visible = view["hands"]

@@ -96,3 +96,7 @@ class FodinhaState:
     out_key: list[tuple[int, int] | None] = field(default_factory=list)
     """Per unit: (hand number, what it had left, oriented so bigger is better) when it went out."""
     placements: list[int] | None = None
+    grouped_past: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, compare=False, repr=False)
+    """A cache for the view, not part of the match: the JSON of the first N tricks of ``match_tricks`` (those of
+    finished hands, which never change again) grouped under whoever took them. Clones share it; it is replaced,
+    never mutated, so the view costs the same on the 100th hand as on the first."""
