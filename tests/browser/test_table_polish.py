@@ -165,3 +165,155 @@ def test_king_end_card_shows_the_final_sumula_and_who_won(
     snap(page, artifacts, "king", "end")
     assert client.errors == []
     client.close()
+
+
+# ---- One Man's Trash
+
+
+def _trash_point(predicate: Any) -> dict[str, Any]:
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("trash", {"players": 3}, predicate, seed=seed)
+        except AssertionError:
+            return None
+
+    return first_seed(find)
+
+
+def _tall_pile(game: Game[Any], state: Any) -> bool:
+    """Seat 0 awaited with three cards or more, and a pile of nine cards or more on the table."""
+    if game.awaiting(state) != {0}:
+        return False
+    view = game.view(state, 0)
+    return max(len(p) for p in view["piles"]) >= 9 and len(view["hand"]) >= 3
+
+
+def _can_win(game: Game[Any], state: Any) -> bool:
+    """Seat 0 awaited, holding four of a kind that a pile takes: trashing them wins."""
+    if game.awaiting(state) != {0}:
+        return False
+    view = game.view(state, 0)
+    for action in game.legal_actions(state, 0):
+        entry = game.action_json(state, action)
+        if "trash" in entry and len(entry["trash"]) == 4 == len(view["hand"]):
+            if view["piles"][entry["pile"]][-1] not in view["collectors"]:
+                return True
+    return False
+
+
+FAN_GEOMETRY = """(pile) => {
+  // Each shown card's left edge to the next one's: how much of it shows; the top card's box against the pile's.
+  const cards = [...pile.querySelectorAll('[data-testid=pile-fan] .card')].map((c) => c.getBoundingClientRect());
+  const steps = cards.slice(1).map((r, i) => r.left - cards[i].left);
+  const top = cards[cards.length - 1];
+  const box = pile.getBoundingClientRect();
+  return { n: cards.length, steps, topWhole: top.left >= box.left && top.right <= box.right, topWidth: top.width };
+}"""
+
+
+def test_trash_tall_pile_shows_its_top_cards_whole_and_piles_say_what_a_tap_does(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    pt = game_texts("trash")
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    page.emulate_media(reduced_motion="reduce")
+    open_solo(page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_tall_pile)})
+    expect(page.get_by_test_id("turn-line")).to_have_class(re.compile(r"\bmine\b"))
+    piles = page.locator("[data-testid^=pile-][data-legal]")
+    labels = [piles.nth(i).locator(".label").inner_text() for i in range(piles.count())]
+    sizes = [int(m[0]) if (m := re.findall(r"(\d+) cartas?", label)) else 1 for label in labels]  # a Collector: 1
+    tall = piles.nth(sizes.index(max(sizes)))
+    assert max(sizes) >= 9
+    # The top four cards, and how many lie under them.
+    expect(tall.get_by_test_id("fan-more")).to_have_text(f"+{max(sizes) - 4}")
+    for size in (PHONE, LAPTOP):
+        page.set_viewport_size(size)
+        page.evaluate(SETTLED)
+        geometry = tall.evaluate(FAN_GEOMETRY)
+        assert geometry["n"] == 4
+        # Every card under the top one shows its corner (rank and suit: 20 px of a 32 px card), the top one whole.
+        assert min(geometry["steps"]) >= 20, geometry
+        assert geometry["topWhole"], geometry
+    # Before a card is picked no pile looks disabled, and none claims a tap does anything.
+    expect(page.locator(".trash-pile.off")).to_have_count(0)
+    expect(page.locator("[data-testid^=pile-tap-]")).to_have_count(0)
+    # With a card picked, each pile a tap would act on says what the tap does (trash, swap or collect).
+    hints = {pt[f"trash.tap.{verb}"] for verb in ("trash", "swap", "collect")}
+    cards = page.locator("[data-testid=my-hand] [data-testid^=hand-card-]")
+    said = 0
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        legal = page.locator("[data-testid^=pile-][data-legal='1']")
+        for k in range(legal.count()):
+            pile = legal.nth(k)
+            verb = pile.get_attribute("data-tap")
+            hint = pile.locator("[data-testid^=pile-tap-]")
+            expect(hint).to_have_text(pt[f"trash.tap.{verb}"])
+            assert hint.inner_text() in hints
+            assert (pile.get_attribute("aria-label") or "").endswith(pt[f"trash.tap.{verb}"])
+            said += 1
+        if said:
+            break
+        cards.nth(i).click()  # deselect
+    assert said, "no card of the hand goes on a pile in this deal"
+    snap(page, artifacts, "trash", "pick-pile")
+    # The score: a table with headers, not "3 0".
+    page.get_by_test_id("tab-score").click()
+    heads = page.get_by_test_id("trash-score").locator("thead th")
+    expect(heads).to_have_text([pt[f"trash.score.{k}"] for k in ("player", "cards", "status", "turns")])
+    # Plurals in words, never "carta(s)".
+    assert "(s)" not in page.evaluate("() => document.body.innerText")
+    assert client.errors == []
+    client.close()
+
+
+CONTRAST = """(el) => {
+  // The contrast ratio of el's text against the first ancestor with an opaque background.
+  const rgb = (s) => s.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let bg = null;
+  for (let n = el; n && !bg; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length === 3 || c[3] === 1) bg = c.slice(0, 3);
+  }
+  const fg = lum(rgb(getComputedStyle(el).color));
+  const back = lum(bg || [255, 255, 255]);
+  return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
+}"""
+
+
+def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    pt = game_texts("trash")
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    page.emulate_media(reduced_motion="reduce")
+    open_solo(page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_can_win)})
+    cards = page.locator("[data-testid=my-hand] [data-testid^=hand-card-]")
+    expect(cards).to_have_count(4)
+    for i in range(4):
+        cards.nth(i).click()
+    snap(page, artifacts, "trash", "four-picked")
+    page.locator("[data-testid^=pile-][data-tap=trash]").first.click()
+    card = end_card(page)
+    end = card.get_by_test_id("trash-end")
+    expect(end.get_by_test_id("end-four").locator(".card")).to_have_count(4)
+    head = pt["trash.end.four"].split("{name}")[1].split("(")[0]
+    expect(end.get_by_test_id("end-how-text")).to_contain_text(head)
+    snap(page, artifacts, "trash", "end")
+    # The replay's list of moves: readable text on its background (not dark on the dark green page).
+    href = card.get_by_test_id("download-history").get_attribute("href") or ""
+    match_id = re.findall(r"/api/matches/([^/]+)/history", href)[0]
+    page.goto(f"/replay/{match_id}")
+    moves = page.get_by_test_id("replay-actions").locator("li")
+    expect(moves.first).to_be_visible()
+    assert moves.first.evaluate(CONTRAST) >= 4.5
+    assert "(s)" not in page.evaluate("() => document.body.innerText")
+    snap(page, artifacts, "trash", "replay")
+    assert client.errors == []
+    client.close()
