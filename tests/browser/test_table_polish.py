@@ -317,3 +317,100 @@ def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
     snap(page, artifacts, "trash", "replay")
     assert client.errors == []
     client.close()
+
+
+# ---- Guimenon
+
+
+def _guimenon_point(turn: int) -> dict[str, Any]:
+    """Seat 0 to place its cards at the start of turn ``turn`` (nothing owed to discard)."""
+
+    def until(game: Game[Any], state: Any) -> bool:
+        view = game.view(state, 0)
+        return bool(view["turn"] == turn and 0 in game.awaiting(state) and not view["confirmed"][0] and not view["me"]["owed_discards"])
+
+    return first_seed(lambda seed: start_point("guimenon", {}, until, seed=seed))
+
+
+NAMES_CUT = """() => [...document.querySelectorAll('.gm-cardname')].filter((el) => {
+  const style = getComputedStyle(el);
+  return el.scrollWidth > el.clientWidth + 1 || style.textOverflow === 'ellipsis' || style.whiteSpace === 'nowrap';
+}).map((el) => el.textContent)"""
+
+
+def test_guimenon_card_names_are_whole_and_a_card_zooms_on_hover_and_on_long_press(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    gm = game_texts("guimenon")
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    page.emulate_media(reduced_motion="reduce")
+    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(4)})
+    expect(page.get_by_test_id("gm-prompt")).to_be_visible()
+    for size in (PHONE, LAPTOP):
+        page.set_viewport_size(size)
+        page.evaluate(SETTLED)
+        assert page.evaluate(NAMES_CUT) == [], f"card names cut at {size['width']}px"
+    snap(page, artifacts, "guimenon", "place")
+
+    # Laptop: the pointer resting on a card shows it whole, beside it; leaving the card hides it.
+    page.set_viewport_size(LAPTOP)
+    card = page.locator("[data-testid=gm-hand] .gm-card").first
+    card_id = card.get_attribute("data-card") or ""
+    zoom = page.get_by_test_id("gm-zoom")
+    card.hover()
+    expect(zoom).to_be_visible()
+    expect(zoom).to_have_attribute("data-card", card_id)
+    expect(zoom.locator(".gm-cardname")).to_have_text(gm[f"guimenon.card.{card_id}"])
+    if gm[f"guimenon.card.{card_id}.text"]:
+        expect(zoom.locator(".gm-text")).to_have_text(gm[f"guimenon.card.{card_id}.text"])
+    box = zoom.bounding_box()
+    frame = card.bounding_box()
+    assert box and frame and (box["x"] >= frame["x"] + frame["width"] or box["x"] + box["width"] <= frame["x"])
+    page.mouse.move(2, 2)
+    expect(zoom).to_be_hidden()
+
+    # Phone: a long press shows the card (centred) and does not also pick it; the next touch closes it.
+    page.set_viewport_size(PHONE)
+    page.evaluate(SETTLED)
+    card = page.locator(f"[data-testid=gm-hand] .gm-card[data-card='{card_id}']")
+    card.scroll_into_view_if_needed()
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    expect(zoom).to_be_visible()
+    expect(zoom).to_have_attribute("data-by", "press")
+    expect(zoom.locator(".gm-cardname")).to_have_text(gm[f"guimenon.card.{card_id}"])
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    card.dispatch_event("click")
+    assert page.locator(".gm-card.gm-selected").count() == 0
+    page.screenshot(path=str(artifacts / "guimenon-zoom-360.png"), type="png")
+    page.locator(".gm-head").dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    expect(zoom).to_be_hidden()
+    assert client.errors == []
+    client.close()
+
+
+def test_guimenon_end_card_shows_the_final_board_and_how_it_was_won(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    gm = game_texts("guimenon")
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    page.emulate_media(reduced_motion="reduce")
+    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(6)})
+    page.get_by_test_id("gm-confirm").click()
+    card = end_card(page)
+    board = card.get_by_test_id("gm-final-board")
+    expect(board.locator(".gm-final-loc")).to_have_count(3)
+    expect(board.locator(".gm-final-side")).to_have_count(6)
+    for li in range(3):
+        for seat in range(2):
+            expect(board.get_by_test_id(f"gm-final-stars-{li}-{seat}")).to_have_text(re.compile(r"^-?\d+★$"))
+    # Cards on the board at the end are listed by name.
+    assert board.locator("li").count() >= 1
+    # How it was won: by Locations, by Stars, or a draw, in the catalogue's words.
+    forms = [re.escape(gm[k]) for k in ("guimenon.end.locations", "guimenon.end.stars", "guimenon.end.draw")]
+    pattern = "|".join(re.sub(r"\\\{[a-z]+\\\}", ".+", f) for f in forms)
+    expect(card.get_by_test_id("end-how-text")).to_have_text(re.compile(f"^({pattern})$"))
+    snap(page, artifacts, "guimenon", "end")
+    assert client.errors == []
+    client.close()
