@@ -15,7 +15,6 @@ folder as ``<game>-<state>-<width>.png`` (the ones kept in docs/screenshots/ cam
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -195,9 +194,9 @@ def _can_win(game: Game[Any], state: Any) -> bool:
     view = game.view(state, 0)
     for action in game.legal_actions(state, 0):
         entry = game.action_json(state, action)
-        if "trash" in entry and len(entry["trash"]) == 4 == len(view["hand"]):
-            if view["piles"][entry["pile"]][-1] not in view["collectors"]:
-                return True
+        four = "trash" in entry and len(entry["trash"]) == 4 == len(view["hand"])
+        if four and view["piles"][entry["pile"]][-1] not in view["collectors"]:
+            return True
     return False
 
 
@@ -218,7 +217,9 @@ def test_trash_tall_pile_shows_its_top_cards_whole_and_piles_say_what_a_tap_does
     client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")
-    open_solo(page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_tall_pile)})
+    open_solo(
+        page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_tall_pile)}
+    )
     expect(page.get_by_test_id("turn-line")).to_have_class(re.compile(r"\bmine\b"))
     piles = page.locator("[data-testid^=pile-][data-legal]")
     labels = [piles.nth(i).locator(".label").inner_text() for i in range(piles.count())]
@@ -293,7 +294,9 @@ def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
     client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")
-    open_solo(page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_can_win)})
+    open_solo(
+        page, shared_server.url, "Ana", {"game": "trash", "bots": 2, "level": "easy", "start": _trash_point(_can_win)}
+    )
     cards = page.locator("[data-testid=my-hand] [data-testid^=hand-card-]")
     expect(cards).to_have_count(4)
     for i in range(4):
@@ -327,7 +330,12 @@ def _guimenon_point(turn: int) -> dict[str, Any]:
 
     def until(game: Game[Any], state: Any) -> bool:
         view = game.view(state, 0)
-        return bool(view["turn"] == turn and 0 in game.awaiting(state) and not view["confirmed"][0] and not view["me"]["owed_discards"])
+        return bool(
+            view["turn"] == turn
+            and 0 in game.awaiting(state)
+            and not view["confirmed"][0]
+            and not view["me"]["owed_discards"]
+        )
 
     return first_seed(lambda seed: start_point("guimenon", {}, until, seed=seed))
 
@@ -345,7 +353,9 @@ def test_guimenon_card_names_are_whole_and_a_card_zooms_on_hover_and_on_long_pre
     client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")
-    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(4)})
+    open_solo(
+        page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(4)}
+    )
     expect(page.get_by_test_id("gm-prompt")).to_be_visible()
     for size in (PHONE, LAPTOP):
         page.set_viewport_size(size)
@@ -396,7 +406,9 @@ def test_guimenon_end_card_shows_the_final_board_and_how_it_was_won(
     client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")
-    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(6)})
+    open_solo(
+        page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(6)}
+    )
     page.get_by_test_id("gm-confirm").click()
     card = end_card(page)
     board = card.get_by_test_id("gm-final-board")

@@ -27,6 +27,7 @@ const LONG_PRESS_MS = 450;
 let zoomTimer = null;
 let zoomBy = null; // "hover" or "press" while a zoom is shown
 let swallowClick = false;
+let hoverCard = null; // the card id the pointer rests on (its zoom shown or about to be)
 
 function zoomLayer() {
   let layer = document.getElementById("gm-zoom");
@@ -35,7 +36,14 @@ function zoomLayer() {
     document.body.appendChild(layer);
     // A touch anywhere closes a zoom a long press opened.
     document.addEventListener("pointerdown", (event) => {
+      swallowClick = false;
       if (zoomBy === "press" && !layer.contains(event.target)) hideZoom();
+    }, true);
+    // The pointer off the card (the table may have been redrawn under it since): the hover zoom goes.
+    document.addEventListener("pointermove", (event) => {
+      if (event.pointerType !== "mouse" || hoverCard === null) return;
+      const over = event.target && event.target.closest ? event.target.closest(".gm-card") : null;
+      if (!over || over.dataset.card !== hoverCard || over.closest("#gm-zoom")) hideZoom();
     }, true);
   }
   return layer;
@@ -45,6 +53,7 @@ function hideZoom() {
   clearTimeout(zoomTimer);
   zoomTimer = null;
   zoomBy = null;
+  hoverCard = null;
   const layer = document.getElementById("gm-zoom");
   if (layer) layer.hidden = true;
 }
@@ -53,7 +62,7 @@ function showZoom(card, anchor, by) {
   const layer = zoomLayer();
   style();
   layer.replaceChildren(cardFrame({ ...card, text: undefined }, { class: "gm-zoomcard", zoom: false }));
-  layer.setAttribute("aria-label", cardName(card.card));
+  layer.setAttribute("aria-label", t("guimenon.zoom", { card: cardName(card.card) }));
   layer.dataset.card = card.card;
   layer.dataset.by = by;
   layer.hidden = false;
@@ -61,6 +70,7 @@ function showZoom(card, anchor, by) {
   const box = anchor.getBoundingClientRect();
   const wide = window.innerWidth >= 700 && by === "hover";
   layer.classList.toggle("gm-zoom-centre", !wide);
+  layer.classList.toggle("gm-zoom-pressed", by === "press"); // only a long press's zoom takes touches
   if (wide) {
     const width = layer.offsetWidth;
     const height = layer.offsetHeight;
@@ -80,7 +90,12 @@ function zoomable(el, card) {
   el.addEventListener("pointerenter", (event) => {
     if (event.pointerType !== "mouse") return;
     clearTimeout(zoomTimer);
-    zoomTimer = setTimeout(() => showZoom(card, el, "hover"), HOVER_MS);
+    zoomLayer();
+    hoverCard = card.card;
+    zoomTimer = setTimeout(() => {
+      zoomTimer = null;
+      if (el.isConnected && hoverCard === card.card) showZoom(card, el, "hover");
+    }, HOVER_MS);
   });
   el.addEventListener("pointerleave", (event) => {
     if (event.pointerType !== "mouse") return;
@@ -91,6 +106,7 @@ function zoomable(el, card) {
     clearTimeout(zoomTimer);
     zoomTimer = setTimeout(() => {
       zoomTimer = null;
+      if (!el.isConnected) return;
       swallowClick = true;
       showZoom(card, el, "press");
     }, LONG_PRESS_MS);
@@ -305,7 +321,13 @@ export function renderScore(ctx) {
     h("td", { text: ctx.name(s, true) }),
     h("td", { text: String(view.control.filter((c) => c === s).length) }),
     h("td", { text: String(view.board.reduce((sum, cell) => sum + cell.stars[s], 0)) })));
-  return h("table", { testid: "gm-score" }, h("tr", {}, h("th", {}, ""), h("th", {}, "⚑"), h("th", {}, "★")), rows);
+  // Headers in words, the symbols beside them (the table's own marks for control and Stars).
+  return h("table", { testid: "gm-score", class: "gm-score" },
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("guimenon.score.player") }),
+      h("th", { scope: "col", text: `⚑ ${t("guimenon.score.locations")}` }),
+      h("th", { scope: "col", text: `★ ${t("guimenon.score.stars")}` }))),
+    h("tbody", {}, rows));
 }
 
 /** What resolved an ability: a card's name, or a Location's. */
