@@ -161,6 +161,11 @@ def test_king_end_card_shows_the_final_sumula_and_who_won(
     expect(end.get_by_test_id("sheet-totals")).to_be_visible()
     head = pt["king.end.how"].split("{name}")[0]
     expect(end.get_by_test_id("end-how-text")).to_contain_text(head)
+    # On a phone the four columns fit the card: the last one shows without scrolling.
+    page.set_viewport_size(PHONE)
+    page.evaluate(SETTLED)
+    box = end.get_by_test_id("score-sheet-box")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), "the final súmula is cut at 360px"
     snap(page, artifacts, "king", "end")
     assert client.errors == []
     client.close()
