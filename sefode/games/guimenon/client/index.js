@@ -3,7 +3,7 @@
 // replay, and the deck choice before the match (renderSetup: a ready deck or one of the player's saved decks). The contract is in docs/client-modules.md; every text comes from the game's catalogue (card.*, location.*).
 import { api } from "/static/js/api.js";
 import { h } from "/static/js/dom.js";
-import { currentLang, t } from "/static/js/i18n.js";
+import { currentLang, t, tn } from "/static/js/i18n.js";
 
 const SLOTS = 4;
 let styled = false;
@@ -19,6 +19,122 @@ const cardName = (id) => t(`guimenon.card.${id}`);
 const cardText = (id) => t(`guimenon.card.${id}.text`);
 const typeNames = (types) => (types || []).map((x) => t(`guimenon.type.${x}`)).join(" · ");
 
+// ---- the card zoom: the whole card, large, with its full text. On a laptop the pointer resting on a card shows it
+// (beside the card, never under the pointer); on a phone a long press does (centred; the next touch closes it, and the
+// press does not also pick the card). It lives in the page's body, outside the table the shell redraws.
+const HOVER_MS = 250;
+const LONG_PRESS_MS = 450;
+let zoomTimer = null;
+let zoomBy = null; // "hover" or "press" while a zoom is shown
+let swallowClick = false;
+let hoverCard = null; // the card id the pointer rests on (its zoom shown or about to be)
+
+function zoomLayer() {
+  let layer = document.getElementById("gm-zoom");
+  if (!layer) {
+    layer = h("div", { id: "gm-zoom", class: "gm-zoom", testid: "gm-zoom", role: "dialog", "aria-live": "polite", hidden: true });
+    document.body.appendChild(layer);
+    // A touch anywhere closes a zoom a long press opened.
+    document.addEventListener("pointerdown", (event) => {
+      swallowClick = false;
+      if (zoomBy === "press" && !layer.contains(event.target)) hideZoom();
+    }, true);
+    // The pointer off the card (the table may have been redrawn under it since): the hover zoom goes.
+    document.addEventListener("pointermove", (event) => {
+      if (event.pointerType !== "mouse" || hoverCard === null) return;
+      const over = event.target && event.target.closest ? event.target.closest(".gm-card") : null;
+      if (!over || over.dataset.card !== hoverCard || over.closest("#gm-zoom")) hideZoom();
+    }, true);
+  }
+  return layer;
+}
+
+function hideZoom() {
+  clearTimeout(zoomTimer);
+  zoomTimer = null;
+  zoomBy = null;
+  hoverCard = null;
+  const layer = document.getElementById("gm-zoom");
+  if (layer) layer.hidden = true;
+}
+
+function showZoom(card, anchor, by) {
+  const layer = zoomLayer();
+  style();
+  layer.replaceChildren(cardFrame({ ...card, text: undefined }, { class: "gm-zoomcard", zoom: false }));
+  layer.setAttribute("aria-label", t("guimenon.zoom", { card: cardName(card.card) }));
+  layer.dataset.card = card.card;
+  layer.dataset.by = by;
+  layer.hidden = false;
+  zoomBy = by;
+  const box = anchor.getBoundingClientRect();
+  const wide = window.innerWidth >= 700 && by === "hover";
+  layer.classList.toggle("gm-zoom-centre", !wide);
+  layer.classList.toggle("gm-zoom-pressed", by === "press"); // only a long press's zoom takes touches
+  if (wide) {
+    const width = layer.offsetWidth;
+    const height = layer.offsetHeight;
+    const right = box.right + 8 + width <= window.innerWidth;
+    const left = right ? box.right + 8 : Math.max(4, box.left - 8 - width);
+    const top = Math.min(Math.max(4, box.top), Math.max(4, window.innerHeight - height - 4));
+    layer.style.setProperty("left", `${left}px`);
+    layer.style.setProperty("top", `${top}px`);
+  } else {
+    layer.style.removeProperty("left");
+    layer.style.removeProperty("top");
+  }
+}
+
+/** Hover and long-press on a card frame open its zoom. */
+function zoomable(el, card) {
+  el.addEventListener("pointerenter", (event) => {
+    if (event.pointerType !== "mouse") return;
+    clearTimeout(zoomTimer);
+    zoomLayer();
+    hoverCard = card.card;
+    zoomTimer = setTimeout(() => {
+      zoomTimer = null;
+      if (el.isConnected && hoverCard === card.card) showZoom(card, el, "hover");
+    }, HOVER_MS);
+  });
+  el.addEventListener("pointerleave", (event) => {
+    if (event.pointerType !== "mouse") return;
+    if (zoomBy === "hover" || zoomTimer) hideZoom();
+  });
+  el.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    clearTimeout(zoomTimer);
+    zoomTimer = setTimeout(() => {
+      zoomTimer = null;
+      if (!el.isConnected) return;
+      swallowClick = true;
+      showZoom(card, el, "press");
+    }, LONG_PRESS_MS);
+  });
+  const cancel = () => {
+    if (zoomBy !== "press") {
+      clearTimeout(zoomTimer);
+      zoomTimer = null;
+    }
+  };
+  el.addEventListener("pointerup", cancel);
+  el.addEventListener("pointercancel", cancel);
+  el.addEventListener("pointermove", (event) => {
+    if (event.pointerType !== "mouse" && (Math.abs(event.movementX) > 8 || Math.abs(event.movementY) > 8)) cancel();
+  });
+  // A long press shows the card: it is not also a tap on it (and no context menu opens over the zoom).
+  el.addEventListener("click", (event) => {
+    if (swallowClick) {
+      swallowClick = false;
+      event.stopImmediatePropagation();
+      event.preventDefault();
+    }
+  }, true);
+  el.addEventListener("contextmenu", (event) => {
+    if (zoomBy === "press" || zoomTimer) event.preventDefault();
+  });
+}
+
 /** A card frame: name, cost, Stars, Types and ability text (both languages through the catalogue). */
 export function cardFrame(card, extra = {}) {
   const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
@@ -27,13 +143,16 @@ export function cardFrame(card, extra = {}) {
   const button = extra.onclick ? { role: "button", tabindex: "0", "aria-label": extra.label || cardName(card.card),
     "aria-pressed": extra.pressed === undefined ? null : String(Boolean(extra.pressed)),
     "aria-disabled": extra.disabled ? "true" : null } : {};
-  return h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card }, ...button },
+  const el = h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card }, ...button },
     h("div", { class: "gm-cardtop" },
       card.cost === undefined ? null : h("span", { class: "gm-cost", title: t("guimenon.moon"), text: String(card.cost) }),
-      h("span", { class: "gm-cardname", text: cardName(card.card) }),
+      // The whole name, wrapping onto a second line when the frame is narrow (never cut).
+      h("span", { class: "gm-cardname", testid: "gm-cardname", text: cardName(card.card) }),
       card.being ? h("span", { class: "gm-star", text: `${card.stars}★` }) : null),
     card.types && card.types.length ? h("div", { class: "gm-types", text: typeNames(card.types) }) : null,
     text ? h("div", { class: "gm-text", text }) : null);
+  if (extra.zoom !== false && typeof document !== "undefined") zoomable(el, card);
+  return el;
 }
 
 function legalOf(ctx) {
@@ -144,7 +263,7 @@ export function renderTable(ctx) {
     if (deciding) {
       actions.appendChild(h("span", { class: "gm-prompt", testid: "gm-prompt", text: t("guimenon.your_turn") }));
     }
-    if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: t("guimenon.must_discard").replace("{count}", me.owed_discards) }));
+    if (discarding) actions.appendChild(h("span", { testid: "gm-discard", text: tn("guimenon.must_discard", me.owed_discards) }));
     if (legal.some((a) => a.confirm)) {
       actions.appendChild(h("button", { testid: "gm-confirm", onclick: () => { memory.selected = null; ctx.act({ confirm: true }); } }, t("guimenon.action.confirm")));
     }
@@ -154,6 +273,47 @@ export function renderTable(ctx) {
   return h("div", { class: "gm-table" }, parts);
 }
 
+/** How the match was won, in words: 2 or 3 Locations, else the total Stars, else a draw (rules.winner). */
+export function endText(view, name) {
+  const counts = [0, 1].map((s) => view.control.filter((c) => c === s).length);
+  const stars = [0, 1].map((s) => view.board.reduce((sum, cell) => sum + cell.stars[s], 0));
+  const byLocations = [0, 1].find((s) => counts[s] >= 2);
+  if (byLocations !== undefined) return t("guimenon.end.locations", { name: name(byLocations), n: counts[byLocations] });
+  if (stars[0] !== stars[1]) {
+    const w = stars[0] > stars[1] ? 0 : 1;
+    return t("guimenon.end.stars", { name: name(w), mine: stars[w], theirs: stars[1 - w] });
+  }
+  return t("guimenon.end.draw", { stars: stars[0] });
+}
+
+/** The final board: each Location (its name, who controls it) with both sides' cards and Star totals. */
+export function finalBoard(view, name, mySeat) {
+  const seat = mySeat === null || mySeat === undefined ? 0 : mySeat;
+  const order = [1 - seat, seat];
+  return h("div", { class: "gm-final", testid: "gm-final-board" }, view.board.map((cell, li) => {
+    const info = view.locations[li] || {};
+    const control = view.control[li];
+    return h("div", { class: "gm-final-loc", testid: `gm-final-${li}` },
+      h("div", { class: "gm-final-name", text: info.revealed && info.id ? t(`guimenon.location.${info.id}`) : t("guimenon.not_revealed") }),
+      h("div", { class: "gm-final-ctrl", text: control === null || control === undefined ? t("guimenon.neutral") : `${t("guimenon.controls")}: ${name(control)}` }),
+      order.map((s) => h("div", { class: `gm-final-side${s === seat ? " gm-mine" : ""}`, testid: `gm-final-${li}-${s}` },
+        h("div", { class: "gm-final-who" }, h("span", { text: name(s) }), h("b", { testid: `gm-final-stars-${li}-${s}`, text: `${cell.stars[s]}★` })),
+        h("ul", {}, cell.cards[s].map((u) => h("li", { text: `${cardName(u.card)}${u.being ? ` ${u.stars}★` : ""}` }))))));
+  }));
+}
+
+/** The end-of-match card's part: how it was won, then the final board. */
+export function renderEnd(ctx) {
+  style();
+  const view = ctx.view;
+  if (!view || view.game !== "guimenon" || !Array.isArray(view.board)) return null;
+  const name = (s) => ctx.name(s, true);
+  return h("div", { class: "gm-end", testid: "gm-end" },
+    h("p", { class: "end-how-text", testid: "end-how-text", text: endText(view, name) }),
+    h("h3", { text: t("guimenon.end.board") }),
+    finalBoard(view, name, ctx.seat));
+}
+
 export function renderScore(ctx) {
   const view = ctx.view;
   if (!view || view.game !== "guimenon") return null;
@@ -161,7 +321,13 @@ export function renderScore(ctx) {
     h("td", { text: ctx.name(s, true) }),
     h("td", { text: String(view.control.filter((c) => c === s).length) }),
     h("td", { text: String(view.board.reduce((sum, cell) => sum + cell.stars[s], 0)) })));
-  return h("table", { testid: "gm-score" }, h("tr", {}, h("th", {}, ""), h("th", {}, "⚑"), h("th", {}, "★")), rows);
+  // Headers in words, the symbols beside them (the table's own marks for control and Stars).
+  return h("table", { testid: "gm-score", class: "gm-score" },
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("guimenon.score.player") }),
+      h("th", { scope: "col", text: `⚑ ${t("guimenon.score.locations")}` }),
+      h("th", { scope: "col", text: `★ ${t("guimenon.score.stars")}` }))),
+    h("tbody", {}, rows));
 }
 
 /** What resolved an ability: a card's name, or a Location's. */

@@ -35,11 +35,16 @@ export function sheetEl(ctx, rows, current, totals, placements) {
   }
   body.push(h("tr", { class: "totals", testid: "sheet-totals" }, h("td", {}, t("king.sheet.total")), totals.map(cell)));
   if (placements) body.push(h("tr", { testid: "sheet-places" }, h("td", {}, ""), placements.map((p) => h("td", {}, placeBadge(p)))));
+  // In a box of its own that scrolls sideways when the four columns do not fit (a phone), the hand column staying put.
   return h(
-    "table",
-    { class: "king-sheet", testid: "score-sheet" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("king.sheet.hand")), [0, 1, 2, 3].map((s) => h("th", { title: ctx.name(s) }, ctx.name(s, true))))),
-    h("tbody", {}, body),
+    "div",
+    { class: "king-sheet-box", testid: "score-sheet-box", tabindex: "0", role: "region", "aria-label": t("king.sheet.title") },
+    h(
+      "table",
+      { class: "king-sheet", testid: "score-sheet" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("king.sheet.hand")), [0, 1, 2, 3].map((s) => h("th", { scope: "col", title: ctx.name(s), testid: `sheet-head-${s}` }, ctx.name(s, true))))),
+      h("tbody", {}, body),
+    ),
   );
 }
 
@@ -48,6 +53,25 @@ export function renderScore(ctx) {
   if (!view || !view.sheet) return null;
   const current = view.phase === "over" ? null : view.hand_number;
   return h("div", { class: "king-score" }, h("h3", {}, t("king.sheet.title")), sheetEl(ctx, view.sheet, current, view.totals, view.placements));
+}
+
+/** The end-of-match card's part: who won and by how much, then the final súmula. */
+export function renderEnd(ctx) {
+  const view = ctx.view;
+  if (!view || !view.sheet || !Array.isArray(view.totals)) return null;
+  const best = Math.max(...view.totals);
+  const top = view.totals.map((n, s) => (n === best ? s : null)).filter((s) => s !== null);
+  const how =
+    top.length === 1
+      ? t("king.end.how", { name: ctx.name(top[0]), points: signed(best) })
+      : t("king.end.how_tie", { names: top.map((s) => ctx.name(s, true)).join(", "), points: signed(best) });
+  return h(
+    "div",
+    { class: "king-end", testid: "king-end" },
+    h("p", { class: "end-how-text", testid: "end-how-text" }, how),
+    h("h3", {}, t("king.end.sheet")),
+    sheetEl(ctx, view.sheet, null, view.totals, null),
+  );
 }
 
 export function eventText(ev, ctx) {

@@ -31,6 +31,10 @@ export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
+// Each counter a small icon (a mini card with what it counts) and its number; the icon is hidden from screen readers,
+// whose name for the counter is the player's words ("Vazas: 2"), also the tooltip.
+const TAKEN_ICON = { tricks: "", men: "JK", queens: "Q", hearts: "♥", king_of_hearts: "K♥" };
+
 function takenEl(view, seat) {
   const taken = view.taken && view.taken[seat];
   if (!taken) return null;
@@ -40,10 +44,18 @@ function takenEl(view, seat) {
   if (["mulheres", "salada", "bolola"].includes(contract)) keys.push("queens");
   if (["copas", "salada", "bolola"].includes(contract)) keys.push("hearts");
   if (["king", "salada", "bolola"].includes(contract)) keys.push("king_of_hearts");
-  const items = keys.map((key) =>
-    h("span", { title: t(`king.taken.${key}`), testid: `taken-${seat}-${key}` }, `${t(`king.taken.short.${key}`)} ${taken[key]}`),
-  );
-  items.push(h("span", { class: "seat-points", title: t("king.points_hand") }, signed(view.points[seat])));
+  const items = keys.map((key) => {
+    const label = t("king.taken.label", { what: t(`king.taken.${key}`), n: taken[key] });
+    return h(
+      "span",
+      { class: `counter counter-${key}`, role: "img", "aria-label": label, title: label, testid: `taken-${seat}-${key}` },
+      h("span", { class: `ic ic-${key}`, "aria-hidden": "true" }, TAKEN_ICON[key]),
+      h("span", { class: "n", "aria-hidden": "true" }, String(taken[key])),
+    );
+  });
+  const points = signed(view.points[seat]);
+  const pointsLabel = t("king.taken.label", { what: t("king.points_hand"), n: points });
+  items.push(h("span", { class: "seat-points", role: "img", "aria-label": pointsLabel, title: pointsLabel, testid: `seat-points-${seat}` }, h("span", { "aria-hidden": "true" }, t("king.points_short", { n: points }))));
   return h("div", { class: "seat-taken", testid: `seat-taken-${seat}` }, items);
 }
 
@@ -65,11 +77,19 @@ function seatBox(ctx, view, seat, base, mySeat) {
     "div",
     { class: classes.join(" "), style: { left: `${pos.x}%`, top: `${pos.y}%` }, testid: `seat-${seat}`, "data-seat": String(seat) },
     h("div", { class: "seat-name", title: seatName(room, seat, mySeat) }, seatName(room, seat, mySeat, true)),
-    h("div", { class: `seat-total ${total < 0 ? "neg" : total > 0 ? "pos" : ""}`, testid: `seat-total-${seat}` }, signed(total)),
+    // One line for the total, the dealer and chooser marks and the cards in hand (a compact seat on a phone).
+    h(
+      "div",
+      { class: "seat-line" },
+      h("span", { class: `seat-total ${total < 0 ? "neg" : total > 0 ? "pos" : ""}`, testid: `seat-total-${seat}`, title: t("king.sheet.total") }, signed(total)),
+      tags.length ? h("span", { class: "seat-tags" }, tags) : null,
+      seat !== mySeat && view.hand_counts[seat] > 0
+        ? h("span", { class: "seat-hand", title: t("king.cards_in_hand", { n: view.hand_counts[seat] }) }, h("span", { class: "count" }, `🂠×${view.hand_counts[seat]}`))
+        : null,
+    ),
     view.phase === "playing" ? takenEl(view, seat) : null,
-    tags.length ? h("div", { class: "seat-tags" }, tags) : null,
-    view.turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
-    seat !== mySeat && view.hand_counts[seat] > 0 ? h("div", { class: "seat-hand" }, h("span", { class: "count" }, `🂠×${view.hand_counts[seat]}`)) : null,
+    // Your own clock is the turn timer by your decision (the shell's): not a second one on your seat.
+    view.turn === seat && seat !== mySeat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
   );
 }
 

@@ -5,7 +5,7 @@
 // touched. The contract with the shell is in docs/client-modules.md.
 import { backEl, cardEl, cardLabel, RANKS_52_ACE_LOW, sortCards } from "/static/js/cards.js";
 import { h } from "/static/js/dom.js";
-import { t, tg } from "/static/js/i18n.js";
+import { t, tg, tn } from "/static/js/i18n.js";
 import { clockEl, seatName } from "/static/js/seats.js";
 
 const GAME = "trash";
@@ -44,6 +44,25 @@ function pileAction(legal, selection, collectors, i) {
   if (swap) return { action: swap };
   const swappable = legal.some((a) => a.swap && sameSet(a.swap, selection));
   return { action: null, why: swappable ? "trash.why_swap" : legal.some((a) => a.trash && sameSet(a.trash, selection)) ? "trash.why_trash" : "trash.why_swap" };
+}
+
+/** How many of a pile's top cards are drawn whole; the ones under them are a count. */
+export const FAN_SHOWN = 4;
+
+/** A pile's fan: its top FAN_SHOWN cards overlapping just enough that each one's corner (rank and suit) reads, the top
+ * card whole and marked, and how many more lie under them ("+7"), however tall the pile grows. */
+function pileFan(pile, collectors, label) {
+  const shown = pile.slice(-FAN_SHOWN);
+  const hidden = pile.length - shown.length;
+  const cards = shown.map((card, k) =>
+    cardEl(card, { size: "sm", extraClass: k === shown.length - 1 ? "top" : null, label: label || null }),
+  );
+  return h(
+    "div",
+    { class: "fan", testid: "pile-fan" },
+    hidden > 0 ? h("span", { class: "fan-more", title: tn("trash.under", hidden), testid: "fan-more" }, `+${hidden}`) : null,
+    cards,
+  );
 }
 
 function seatsRow(ctx, view) {
@@ -124,26 +143,32 @@ function board(ctx, view, legal, selection) {
   view.piles.forEach((pile, i) => {
     const { action, why } = pileAction(legal, selection, collectors, i);
     const isCollector = pile.length === 1 && collectors.includes(pile[0]);
-    const fan = pile.map((card, k) =>
-      cardEl(card, { size: "sm", extraClass: k === pile.length - 1 ? "top" : null, label: isCollector ? t("trash.collector") : null }),
-    );
+    const fan = pileFan(pile, collectors, isCollector ? t("trash.collector") : null);
+    // What a tap does with the selection: trash, swap or collect (a pile says it before the tap).
+    const verb = action ? (action.collect !== undefined ? "collect" : action.trash ? "trash" : "swap") : null;
+    const picked = selection.length > 0;
+    const name = t("trash.pile", { n: i + 1 });
     items.push(
       h(
         "div",
         {
-          class: `trash-pile ${action ? "legal" : legal.length ? "off" : ""}${isCollector ? " collector" : ""}`,
+          // Not dimmed before a card is picked (nothing is wrong yet): only once a selection rules it out.
+          class: `trash-pile ${action ? `legal tap-${verb}` : legal.length && picked ? "off" : ""}${isCollector ? " collector" : ""}`,
           role: "button",
           tabindex: "0",
           testid: `pile-${i}`,
           "data-legal": action ? "1" : "0",
+          "data-tap": verb || "",
           "aria-disabled": action ? "false" : "true",
+          "aria-label": verb ? `${name}: ${t(`trash.tap.${verb}`)}` : name,
           onclick: () => {
             if (action) play(ctx, action);
             else if (legal.length) explain(ctx, why);
           },
         },
-        h("div", { class: "fan" }, fan),
-        h("span", { class: "label" }, t("trash.pile", { n: i + 1 }), " · ", isCollector ? t("trash.collector") : t("trash.pile_size", { n: pile.length })),
+        fan,
+        h("span", { class: "label" }, name, " · ", isCollector ? t("trash.collector") : tn("trash.pile_size", pile.length)),
+        verb ? h("span", { class: `tap-hint tap-${verb}`, testid: `pile-tap-${i}` }, t(`trash.tap.${verb}`)) : null,
       ),
     );
   });
@@ -153,7 +178,7 @@ function board(ctx, view, legal, selection) {
       "button",
       {
         type: "button",
-        class: `trash-new ${litter ? "legal" : legal.length ? "off" : ""}`,
+        class: `trash-new ${litter ? "legal" : legal.length && selection.length ? "off" : ""}`,
         testid: "new-pile",
         "data-legal": litter ? "1" : "0",
         "aria-disabled": litter ? "false" : "true",
@@ -234,15 +259,59 @@ export function renderTable(ctx) {
   );
 }
 
-/** The Score pane: hand sizes and turns played. */
+/** The Score pane: each seat's cards in hand, whether it is still in, and its turns played, under headers. */
 export function renderScore(ctx) {
   const view = ctx.view;
   if (!view) return null;
   const rows = [];
   for (let s = 0; s < view.seats; s += 1) {
-    rows.push(h("tr", { testid: `score-${s}` }, h("td", {}, ctx.name(s, true)), h("td", {}, String(view.hand_sizes[s])), h("td", {}, view.in[s] ? "" : t("trash.out")), h("td", {}, String(view.turns[s]))));
+    rows.push(
+      h(
+        "tr",
+        { testid: `score-${s}` },
+        h("th", { scope: "row" }, ctx.name(s, true)),
+        h("td", {}, String(view.hand_sizes[s])),
+        h("td", {}, view.in[s] ? t("trash.score.in") : t("trash.out")),
+        h("td", {}, String(view.turns[s])),
+      ),
+    );
   }
-  return h("div", {}, h("p", {}, t("trash.turns", { n: Math.max(...view.turns), limit: view.turn_limit })), h("table", { class: "score" }, h("tbody", {}, rows)));
+  const head = h(
+    "thead",
+    {},
+    h("tr", { testid: "score-head" }, ["player", "cards", "status", "turns"].map((k) => h("th", { scope: "col" }, t(`trash.score.${k}`)))),
+  );
+  return h(
+    "div",
+    { class: "trash-score" },
+    h("p", {}, t("trash.turns", { n: Math.max(...view.turns), limit: view.turn_limit })),
+    h("table", { class: "score trash-score-table", testid: "trash-score" }, head, h("tbody", {}, rows)),
+  );
+}
+
+/** How the match was won, for the end-of-match card: the four-of-a-kind (the winning move's cards), or why nobody
+ * won (the last one left also loses; the turn limit). */
+export function renderEnd(ctx) {
+  ensureStyle();
+  const view = ctx.view;
+  if (!view || !view.over) return null;
+  const last = view.last;
+  if (view.winner !== null && view.winner !== undefined) {
+    const four = last && last.seat === view.winner && Array.isArray(last.trash) ? last.trash : [];
+    const rank = four.length ? t(`rank.${rankOf(four[0])}`) : "";
+    return h(
+      "div",
+      { class: "trash-end", testid: "trash-end" },
+      h("p", { class: "end-how-text", testid: "end-how-text" }, four.length ? t("trash.end.four", { name: ctx.name(view.winner), rank }) : t("trash.win", { name: ctx.name(view.winner) })),
+      four.length ? h("div", { class: "trash-four", testid: "end-four" }, four.map((c) => cardEl(c, { size: "md" }))) : null,
+    );
+  }
+  return h(
+    "div",
+    { class: "trash-end", testid: "trash-end" },
+    // The card's places already say nobody won: this says why.
+    h("p", { class: "end-how-text", testid: "end-how-text" }, view.reason ? tg(GAME, `trash.reason.${view.reason}`, {}) : t("trash.no_winner")),
+  );
 }
 
 /** The log's texts. */
@@ -275,7 +344,7 @@ export function renderReplay(rctx) {
   const piles = report.piles || [];
   const element = h(
     "div",
-    { class: "trash-replay", testid: "trash-replay" },
+    { class: "panel trash-replay", testid: "trash-replay" },
     h(
       "div",
       { class: "trash-board" },
@@ -283,8 +352,8 @@ export function renderReplay(rctx) {
         h(
           "div",
           { class: "trash-pile", testid: `replay-pile-${i}` },
-          h("div", { class: "fan" }, pile.map((card, k) => cardEl(card, { size: "sm", extraClass: k === pile.length - 1 ? "top" : null }))),
-          h("span", { class: "label" }, t("trash.pile", { n: i + 1 }), " · ", t("trash.pile_size", { n: pile.length })),
+          pileFan(pile, [], null),
+          h("span", { class: "label" }, t("trash.pile", { n: i + 1 }), " · ", tn("trash.pile_size", pile.length)),
         ),
       ),
     ),

@@ -843,6 +843,19 @@ export async function renderRoom(ctx, roomId) {
     return endResult() !== null;
   }
 
+  /** The game's own part of the end-of-match card (how the match was won: its renderEnd), or null. */
+  function endHow() {
+    const draw = rs.mod && typeof rs.mod.renderEnd === "function" ? rs.mod.renderEnd : null;
+    if (!draw || !rs.state) return null;
+    let el = null;
+    try {
+      el = draw(gameCtx());
+    } catch (error) {
+      console.error("game module failed to draw the end of the match", error);
+    }
+    return el ? h("div", { class: "end-how", testid: "end-how" }, el) : null;
+  }
+
   const groupScores = createGroupScore(() => drawOverlay());
   function drawOverlay() {
     const state = rs.state;
@@ -861,6 +874,7 @@ export async function renderRoom(ctx, roomId) {
         "div",
         { class: "panel end-panel", role: "dialog", "aria-modal": "false", "aria-label": t("end.title") },
         placementsBlock(result, url, view),
+        endHow(),
         // Asked for once the match_end came: it is sent after the match is recorded (the state before it may
         // already say the match is over).
         ended ? groupScores.block(ended.match_id) : null,
