@@ -136,24 +136,44 @@ def _follow_match(clients: list[Client], seats: ProtocolSeats, number: int, arti
     return placements, href.split("/")[3]
 
 
+def _close_last_end(clients: list[Client], played: Played) -> None:
+    """Opened after a match, each page shows that match's end first, then the standings after it."""
+    for client in clients:
+        overlay = client.page.get_by_test_id("end-overlay")
+        for seat, place in enumerate(played.placements[-1]):
+            expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
+                PT["end.place_n"].replace("{n}", str(place))
+            )
+        client.page.get_by_test_id("end-close").click()
+        expect(client.page.get_by_test_id("tour-standings")).to_have_attribute(
+            "data-played", str(len(played.placements))
+        )
+
+
 @pytest.mark.slow
-def test_five_players_pages_follow_the_first_two_tournament_matches_and_show_the_standings_after_each(
-    browser: Browser, shared_server: Server, artifacts: Path
+@pytest.mark.parametrize("number", [1, 2])
+def test_five_players_pages_follow_a_tournament_match_and_show_the_standings_after_it(
+    browser: Browser, shared_server: Server, artifacts: Path, number: int
 ) -> None:
-    """Five players seated in a room declared a 3-match tournament follow it through their pages. Their seats are
-    played through the protocol (random legal actions from each player's own session), so that the matches last no
-    longer than the pages take to draw them; joining by invite and declaring through the page is the test above,
-    playing by clicking the other tests' part (test_private_room, test_solo, test_bot_mark...)."""
-    played = _played(shared_server.url, SHORT, 0)
-    seats = ProtocolSeats(shared_server.url, played.tokens, played.room_id, seed=50, held=True, invite=played.invite)
+    """Five players seated in a room declared a 3-match tournament follow match ``number`` through their pages (the
+    matches before it are played through the protocol before the pages open). Their seats are played through the
+    protocol (random legal actions from each player's own session), so that the matches last no longer than the pages
+    take to draw them; joining by invite and declaring through the page is the test above, playing by clicking the
+    other tests' part (test_private_room, test_solo, test_bot_mark...)."""
+    played = _played(shared_server.url, SHORT, number - 1)
+    seats = ProtocolSeats(
+        shared_server.url, played.tokens, played.room_id, seed=49 + number, held=True, invite=played.invite
+    )
     clients: list[Client] = []
     try:
         clients = _open_pages(browser, shared_server, played)
-        expect(clients[0].page.get_by_test_id("tour-status")).to_have_text(
-            PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
-        )
-        for number in (1, 2):
-            _follow_match(clients, seats, number, artifacts)
+        if number == 1:
+            expect(clients[0].page.get_by_test_id("tour-status")).to_have_text(
+                PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")
+            )
+        else:
+            _close_last_end(clients, played)
+        _follow_match(clients, seats, number, artifacts)
     finally:
         seats.stop()
     for client in clients:
@@ -172,15 +192,7 @@ def test_five_players_pages_follow_the_last_tournament_match_and_show_the_final_
     try:
         clients = _open_pages(browser, shared_server, played)
         page = clients[0].page
-        # Opened after the second match, each page shows that match's end first, then the standings after it.
-        for client in clients:
-            overlay = client.page.get_by_test_id("end-overlay")
-            for seat, place in enumerate(played.placements[-1]):
-                expect(overlay.get_by_test_id(f"place-{seat}")).to_contain_text(
-                    PT["end.place_n"].replace("{n}", str(place))
-                )
-            client.page.get_by_test_id("end-close").click()
-            expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", "2")
+        _close_last_end(clients, played)
         last, match_id = _follow_match(clients, seats, 3, artifacts)
     finally:
         seats.stop()
