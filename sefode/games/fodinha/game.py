@@ -38,23 +38,17 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.fodinha import sampling
 from sefode.games.fodinha.bots import KNOWLEDGE
-from sefode.games.fodinha.options import SETE_LETRAS_LIMIT, parse_options
+from sefode.games.fodinha.dealing import deal_cards_error, start_hand
+from sefode.games.fodinha.options import parse_options
 from sefode.games.fodinha.rules import BID as BID
-from sefode.games.fodinha.rules import (
-    FIXED_MANILHAS,
-    SEFODE_STRENGTH_1,
-    SEFODE_STRENGTH_2,
-    manilha_rank,
-    next_hand_size,
-    sete_letras_strength,
-    trick_winner_all,
-    trick_winner_pairs,
-)
 from sefode.games.fodinha.rules import JOIN as JOIN
 from sefode.games.fodinha.rules import LEAVE as LEAVE
 from sefode.games.fodinha.rules import SHOW as SHOW
-from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState, HandRecord, Trick
+from sefode.games.fodinha.scoring import resolve_trick
+from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState
+from sefode.games.fodinha.views import public_view, record_json, sees
 
 MAX_SEATS = 8
 
@@ -99,31 +93,6 @@ SPEC = GameSpec(
 )
 
 
-def _deal_cards_error(deal: Mapping[str, Any], decks: int) -> str | None:
-    """What is wrong with a preset deal's cards regardless of when it is dealt: a name that is not a card, or a
-    card dealt more often than the ``decks`` hold (hands and vira together). Sizes and seats are checked when the
-    hand is dealt (they depend on the match so far)."""
-    seen: dict[int, int] = {}
-    cards: list[object] = []
-    for hand in deal["hands"]:
-        if hand is None:
-            continue
-        if not isinstance(hand, list):
-            return f"every entry of 'hands' is a list of cards or null, not {type(hand).__name__}"
-        cards.extend(hand)
-    if deal.get("vira") is not None:
-        cards.append(deal["vira"])
-    for name in cards:
-        try:
-            base = truco_code(name)
-        except CardError as err:
-            return str(err)
-        seen[base] = seen.get(base, 0) + 1
-        if seen[base] > decks:
-            return f"{name} is dealt more often than the {decks} deck(s) hold"
-    return None
-
-
 class Fodinha(Game[FodinhaState]):
     """Se Fode, Se Fode Junto and 7 Letras behind the one engine interface."""
 
@@ -165,7 +134,7 @@ class Fodinha(Game[FodinhaState]):
                 continue
             if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
                 raise InvalidOptions(f"deals[{i}] must be an object with a 'hands' list")
-            error = _deal_cards_error(deal, opts.decks)
+            error = deal_cards_error(deal, opts.decks)
             if error is not None:  # every given deal is checked now, not only when its hand comes
                 raise InvalidOptions(f"deals[{i}]: {error}")
             presets[i + 1] = deal
@@ -185,7 +154,7 @@ class Fodinha(Game[FodinhaState]):
             leaving=[False] * n,
             out_key=[None] * units,
         )
-        self._start_hand(state, 1, True, None)
+        start_hand(state, 1, True, None)
         first = presets.get(1)
         late_join = opts.sete_letras and first is not None and len(first["hands"]) == n + 1
         if state.deal_error is not None and not late_join:
@@ -201,128 +170,6 @@ class Fodinha(Game[FodinhaState]):
 
     def seats(self, state: FodinhaState) -> int:
         return state.n
-
-    # ================================================================= dealing
-    def _start_hand(self, st: FodinhaState, size: int, climbing: bool, events: list[Event] | None) -> None:
-        st.hand_no += 1
-        st.size = size
-        st.climbing = climbing
-        n = st.n
-        d = st.dealer
-        alive = st.alive
-        order = [s % n for s in range(d + 1, d + 1 + n) if alive[s % n]]
-        st.order = order
-        nxt = [-1] * n
-        prev = order[-1]
-        for s in order:
-            nxt[prev] = s
-            prev = s
-        st.nxt = nxt
-        self._deal(st)
-        st.phase = BIDDING
-        st.bids = [-1] * n
-        st.nbids = 0
-        st.turn = order[0]
-        st.leader = order[0]
-        st.trick = []
-        st.acc = 0
-        st.last_winner = -1
-        st.won = [0] * n
-        st.tricks = []
-        st.shown = [False] * n
-        if events is not None:
-            events.append(
-                {
-                    "type": "deal",
-                    "hand": st.hand_no,
-                    "dealer": d,
-                    "cards": size,
-                    "vira": self._visible_vira(st),
-                }
-            )
-
-    def _deal(self, st: FodinhaState) -> None:
-        """Deal the hand in progress: from a preset (hand history) if one fits, else from the rng."""
-        size = st.size
-        st.hands = [[] for _ in range(st.n)]
-        st.deal_error = None
-        preset = st.presets.get(st.hand_no)
-        if preset is not None:
-            error = self._deal_preset(st, preset)
-            if error is None:
-                return
-            st.deal_error = f"deals[{st.hand_no - 1}]: {error}"
-        deck = self._draw(st)
-        pos = 0
-        for s in st.order:
-            st.hands[s] = deck[pos : pos + size]
-            pos += size
-        if st.opts.sete_letras:
-            st.vira = deck[pos]
-            st.strength = sete_letras_strength(st.vira)
-        else:
-            st.vira = -1
-            st.strength = SEFODE_STRENGTH_2 if st.opts.decks == 2 else SEFODE_STRENGTH_1
-        st.dealt = [h[:] for h in st.hands]
-
-    def _deal_preset(self, st: FodinhaState, preset: dict[str, Any]) -> str | None:
-        hands = preset["hands"]
-        if len(hands) != st.n:
-            return f"'hands' lists {len(hands)} seats but the table has {st.n}"
-        copies = st.opts.decks
-        used: dict[int, int] = {}
-
-        def take(name: object) -> int:
-            base = truco_code(name)
-            copy = used.get(base, 0)
-            if copy >= copies:
-                raise CardError(f"{name} is dealt more often than the {copies} deck(s) hold")
-            used[base] = copy + 1
-            return base + copy * TRUCO_DECK_SIZE
-
-        new_hands: list[list[int]] = [[] for _ in range(st.n)]
-        try:
-            for s in range(st.n):
-                cards = hands[s]
-                if s not in st.order:
-                    if cards is not None:
-                        return f"seat {s} is out but is dealt cards"
-                    continue
-                if not isinstance(cards, list) or len(cards) != st.size:
-                    got = len(cards) if isinstance(cards, list) else cards
-                    return f"seat {s} must get {st.size} card(s) in hand {st.hand_no}, got {got!r}"
-                new_hands[s] = [take(c) for c in cards]
-            vira = -1
-            if st.opts.sete_letras:
-                if "vira" not in preset:
-                    return "a 7 Letras deal must give the 'vira' card"
-                vira = take(preset["vira"])
-            elif preset.get("vira") is not None:
-                return "Se Fode has no vira; remove 'vira' from the deal"
-        except CardError as err:
-            return str(err)
-        st.hands = new_hands
-        st.vira = vira
-        if st.opts.sete_letras:
-            st.strength = sete_letras_strength(vira)
-        else:
-            st.strength = SEFODE_STRENGTH_2 if st.opts.decks == 2 else SEFODE_STRENGTH_1
-        st.dealt = [h[:] for h in new_hands]
-        # Advance the generator as a random deal would, so later hands do not depend on presets.
-        self._draw(st)
-        return None
-
-    @staticmethod
-    def _draw(st: FodinhaState) -> list[int]:
-        """The cards of a random deal: one hand per seat in ``order``, then the vira (7 Letras)."""
-        wanted = len(st.order) * st.size + (1 if st.opts.sete_letras else 0)
-        return st.rng.sample(range(TRUCO_DECK_SIZE * st.opts.decks), wanted)
-
-    @staticmethod
-    def _visible_vira(st: FodinhaState) -> str | None:
-        if st.vira < 0 or (st.size == 1 and st.phase != OVER):
-            return None
-        return truco_name(st.vira)
 
     # ================================================================= turns
     def awaiting(self, state: FodinhaState) -> frozenset[Seat]:
@@ -411,7 +258,7 @@ class Fodinha(Game[FodinhaState]):
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": truco_name(action)})
             if len(st.trick) == len(st.order):
-                self._resolve_trick(st, events)
+                resolve_trick(st, events)
             else:
                 st.turn = st.nxt[seat]
             return
@@ -433,198 +280,10 @@ class Fodinha(Game[FodinhaState]):
                     events.append({"type": "play", "seat": s, "card": truco_name(card), "auto": True})
             if events is not None and st.vira >= 0:
                 events.append({"type": "vira", "card": truco_name(st.vira)})
-            self._resolve_trick(st, events)
+            resolve_trick(st, events)
 
     apply_fast = _apply
     """The unchecked path is ``_apply`` itself with no events: one call less per decision in search."""
-
-    def _resolve_trick(self, st: FodinhaState, events: list[Event] | None) -> None:
-        plays = st.trick
-        sete_letras = st.opts.sete_letras
-        if sete_letras:
-            index = trick_winner_all(plays, st.strength)
-        else:
-            index = trick_winner_pairs(plays, st.strength)
-        value = 1 + st.acc
-        leader = st.leader
-        if index < 0:
-            trick = Trick(leader, plays, None, value, None, st.hand_no)
-            st.acc = value
-            # Se Fode: the seat that opened the bids leads again; 7 Letras: the cancelled trick's leader.
-            st.leader = leader if sete_letras else st.order[0]
-        else:
-            winner = plays[index][0]
-            trick = Trick(leader, plays, winner, value, winner, st.hand_no)
-            if st.acc:
-                for earlier in reversed(st.tricks):
-                    if earlier.winner is not None:
-                        break
-                    earlier.taken_by = winner
-            st.won[winner] += value
-            st.acc = 0
-            st.last_winner = winner
-            st.leader = winner
-        st.tricks.append(trick)
-        st.match_tricks.append(trick)
-        st.trick = []
-        if events is not None:
-            events.append(
-                {
-                    "type": "trick",
-                    "leader": leader,
-                    "plays": [[s, truco_name(c)] for s, c in plays],
-                    "winner": trick.winner,
-                    "value": value,
-                }
-            )
-        if st.hands[st.leader]:
-            st.turn = st.leader
-        else:
-            self._end_hand(st, events)
-
-    def _end_hand(self, st: FodinhaState, events: list[Event] | None) -> None:
-        opts = st.opts
-        bolo: dict[str, Any] | None = None
-        if st.acc:
-            if not opts.sete_letras and st.last_winner >= 0:
-                taker: int | None = st.last_winner
-                st.won[st.last_winner] += st.acc
-            else:
-                taker = None
-            for earlier in reversed(st.tricks):
-                if earlier.winner is not None:
-                    break
-                earlier.taken_by = taker
-            bolo = {"seat": taker, "value": st.acc}
-            if events is not None:
-                events.append({"type": "bolo", "seat": taker, "value": st.acc})
-            st.acc = 0
-        # Score by unit (a pair adds its partners' bids and tricks).
-        n = st.n
-        units = st.units
-        unit = st.unit
-        bids = st.bids
-        won = st.won
-        alive = st.alive
-        sete_letras = opts.sete_letras
-        unit_bid = [0] * units
-        unit_won = [0] * units
-        in_hand = [False] * units
-        in_order = [False] * n
-        for s in st.order:
-            in_order[s] = True
-            u = unit[s]
-            unit_bid[u] += bids[s]
-            unit_won[u] += won[s]
-            in_hand[u] = True
-        new_score = st.score[:]
-        busted: list[int] = []
-        for u in range(units):
-            if not in_hand[u]:
-                continue
-            if sete_letras:
-                new_score[u] += 1 if unit_bid[u] != unit_won[u] else 0
-                if new_score[u] >= SETE_LETRAS_LIMIT:
-                    busted.append(u)
-            else:
-                new_score[u] -= abs(unit_bid[u] - unit_won[u])
-                if new_score[u] <= 0:
-                    busted.append(u)
-        forfeits = [] if opts.teams or True not in st.leaving else [s for s in st.order if st.leaving[s]]
-        staying = [u for u in range(units) if in_hand[u] and u not in forfeits] if busted else []
-        void = bool(staying) and all(u in busted for u in staying)
-        out_units: list[int] = []
-        if not void:
-            st.score = new_score
-            out_units = busted
-        if forfeits:
-            out_units = sorted(set(out_units) | set(forfeits))
-        for u in out_units:
-            if u not in forfeits:
-                st.out_key[u] = (2 * st.hand_no + 1, self._left_value(st, u))
-        out_seats = [s for s in range(n) if alive[s] and unit[s] in out_units] if out_units else []
-        for s in out_seats:
-            alive[s] = False
-        score = st.score
-        if void:
-            score_record: list[int | None] = [score[unit[s]] if in_order[s] else None for s in range(n)]
-        else:
-            score_record = [score[unit[s]] if (alive[s] or s in out_seats) else None for s in range(n)]
-        bids_record: list[int | None] = [bids[s] if in_order[s] else None for s in range(n)]
-        won_record: list[int | None] = [won[s] if in_order[s] else None for s in range(n)]
-        st.records.append(
-            HandRecord(
-                number=st.hand_no,
-                dealer=st.dealer,
-                cards=st.size,
-                vira=st.vira,
-                bids=bids_record,
-                tricks=st.tricks,
-                won=won_record,
-                score=score_record,
-                out=out_seats,
-                void=void,
-                bolo=bolo,
-                dealt=[h[:] for h in st.dealt],
-            )
-        )
-        if events is not None:
-            events.append(
-                {
-                    "type": "hand_end",
-                    "hand": st.hand_no,
-                    "bids": bids_record[:],
-                    "won": won_record[:],
-                    "score": score_record,
-                    "out": out_seats,
-                    "void": void,
-                }
-            )
-        alive_units = {unit[s] for s in range(n) if alive[s]}
-        if len(alive_units) <= 1:
-            self._finish(st, events)
-            return
-        most = opts.fits(sum(st.alive))
-        if void:
-            size, climbing = min(st.size, most), st.climbing
-        elif out_units and not opts.sete_letras:
-            size, climbing = 1, True
-        else:
-            size, climbing = next_hand_size(st.size, st.climbing, most)
-        st.dealer = self._next_alive(st, st.dealer)
-        self._start_hand(st, size, climbing, events)
-
-    @staticmethod
-    def _left_value(st: FodinhaState, unit: int) -> int:
-        """What a unit has left, oriented so that bigger is better (lives, or fewer points)."""
-        return -st.score[unit] if st.opts.sete_letras else st.score[unit]
-
-    @staticmethod
-    def _next_alive(st: FodinhaState, seat: int) -> int:
-        for k in range(1, st.n + 1):
-            s = (seat + k) % st.n
-            if st.alive[s]:
-                return s
-        return seat
-
-    def _finish(self, st: FodinhaState, events: list[Event] | None) -> None:
-        st.phase = OVER
-        st.turn = -1
-        st.hands = [[] for _ in range(st.n)]
-        keys: list[tuple[int, int]] = []
-        for u in range(st.units):
-            key = st.out_key[u]
-            keys.append(key if key is not None else (1 << 30, 0))
-        for s, (hand, order) in st.left_key.items():
-            if not st.opts.teams:
-                keys[st.unit[s]] = (2 * hand, order)
-        unit_place = [1 + sum(1 for other in keys if other > key) for key in keys]
-        placements = [unit_place[st.unit[s]] for s in range(st.n)]
-        for s, place in st.reserved.items():
-            placements[s] = max(place, placements[s])
-        st.placements = placements
-        if events is not None:
-            events.append({"type": "match_end", "placements": placements})
 
     # ================================================================= free actions
     def _leave(self, st: FodinhaState, seat: int) -> list[Event]:
@@ -676,7 +335,7 @@ class Fodinha(Game[FodinhaState]):
         events: list[Event] = [{"type": "join", "seat": seat, "score": points}]
         # The round is dealt again with the same number (and so the same preset deal, if any).
         st.hand_no -= 1
-        self._start_hand(st, size, st.climbing, events)
+        start_hand(st, size, st.climbing, events)
         return events
 
     # ================================================================= platform actions
@@ -724,145 +383,31 @@ class Fodinha(Game[FodinhaState]):
         return Outcome(tuple(state.placements), self.units(state), False, scores)
 
     # ================================================================= views
-    def _sees(self, st: FodinhaState, viewer: int | None, owner: int) -> bool:
-        """May ``viewer`` (None: spectator) see the hand ``owner`` holds now?"""
-        if st.shown[owner] and st.size > 1:
-            return True
-        if viewer is None:
-            return False
-        if st.size == 1:
-            return viewer != owner and viewer < st.n and st.alive[viewer] and viewer in st.order
-        return viewer == owner
-
     def view(self, state: FodinhaState, seat: Seat | None) -> View:
         if seat is not None:
             check_seat(seat, state.n)
-        return self._seat_view(state, seat, self._public_view(state))
+        return self._seat_view(state, seat, public_view(state, self.name, self.forbidden_bid(state)))
 
     def views(self, state: FodinhaState, seats: Sequence[Seat | None]) -> list[View]:
         """Every seat's view, with what they share (all but the hands and the legal actions) built once."""
         for seat in seats:
             if seat is not None:
                 check_seat(seat, state.n)
-        public = self._public_view(state)
+        public = public_view(state, self.name, self.forbidden_bid(state))
         return [self._seat_view(state, seat, public) for seat in seats]
 
     def _seat_view(self, st: FodinhaState, seat: Seat | None, public: dict[str, Any]) -> View:
         hands: list[list[str] | None] = []
         for owner in range(st.n):
-            hands.append(names(st.hands[owner]) if st.phase != OVER and self._sees(st, seat, owner) else None)
+            hands.append(names(st.hands[owner]) if st.phase != OVER and sees(st, seat, owner) else None)
         legal = [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else []
         return {**public, "seat": seat, "hands": hands, "legal": legal}
-
-    def _public_view(self, st: FodinhaState) -> dict[str, Any]:
-        """The part of the view every seat and spectator sees alike (``hands``, ``legal`` and ``seat`` are
-        placeholders that ``_seat_view`` fills)."""
-        vira = self._visible_vira(st)
-        forbidden = self.forbidden_bid(st)
-        seat = None
-        hands = None
-        legal: list[Any] = []
-        return {
-            "game": self.name,
-            "variant": st.opts.variant,
-            "options": st.opts.to_json(),
-            "seat": seat,
-            "seats": st.n,
-            "teams": [st.unit[s] for s in range(st.n)] if st.opts.teams else None,
-            "phase": st.phase,
-            "hand_number": st.hand_no,
-            "cards": st.size,
-            "dealer": st.dealer,
-            "turn": st.turn if st.turn >= 0 else None,
-            "vira": vira,
-            "vira_hidden": st.opts.sete_letras and vira is None and st.phase != OVER,
-            "manilhas": self._manilhas(st, vira),
-            "hands": hands,
-            "hand_counts": [len(h) for h in st.hands],
-            "bids": [b if b >= 0 else None for b in st.bids],
-            "forbidden_bid": forbidden,
-            "won": list(st.won),
-            "trick": [[s, truco_name(c)] for s, c in st.trick],
-            "leader": st.leader,
-            "trick_value": 1 + st.acc,
-            "tricks": [self._trick_json(t) for t in st.tricks],
-            "match_tricks": self._grouped(st),
-            "scores": [st.score[st.unit[s]] for s in range(st.n)],
-            "alive": list(st.alive),
-            "left": list(st.leaving),
-            "shown": list(st.shown),
-            "last_hand": self._record_json(st.records[-1]) if st.records else None,
-            "legal": legal,
-            "placements": st.placements,
-        }
-
-    @staticmethod
-    def _manilhas(st: FodinhaState, vira: str | None) -> list[str] | None:
-        if not st.opts.sete_letras:
-            return list(FIXED_MANILHAS)
-        if vira is None:
-            return None
-        rank = "4567QJKA23"[manilha_rank(st.vira)]
-        return [rank + suit for suit in "chsd"]
-
-    @staticmethod
-    def _trick_json(t: Trick) -> dict[str, Any]:
-        return {
-            "leader": t.leader,
-            "plays": [[s, truco_name(c)] for s, c in t.plays],
-            "winner": t.winner,
-            "value": t.value,
-        }
-
-    def _grouped(self, st: FodinhaState) -> dict[str, list[dict[str, Any]]]:
-        """The match's tricks grouped under whoever took them (seed 000's audit right). Tricks of finished hands come
-        from ``st.grouped_past``, built once per hand; only the hand in progress is turned into JSON each time."""
-        past = len(st.match_tricks) - len(st.tricks)
-        cached = st.grouped_past
-        if cached is None or cached[0] != past:
-            start, base = cached if cached is not None and cached[0] < past else (0, {})
-            built = {key: list(entries) for key, entries in base.items()}
-            for t in st.match_tricks[start:past]:
-                built.setdefault(self._taker_key(t), []).append(self._hand_trick_json(t))
-            cached = st.grouped_past = (past, built)
-        groups = {key: list(entries) for key, entries in cached[1].items()}
-        for t in st.match_tricks[past:]:
-            if t.hand == st.hand_no and st.phase != OVER and t.taken_by is None and t.winner is None:
-                key = "pending"
-            else:
-                key = self._taker_key(t)
-            groups.setdefault(key, []).append(self._hand_trick_json(t))
-        return groups
-
-    @staticmethod
-    def _taker_key(t: Trick) -> str:
-        return "none" if t.taken_by is None else str(t.taken_by)
-
-    def _hand_trick_json(self, t: Trick) -> dict[str, Any]:
-        entry = self._trick_json(t)
-        entry["hand"] = t.hand
-        return entry
-
-    def _record_json(self, r: HandRecord) -> dict[str, Any]:
-        return {
-            "number": r.number,
-            "dealer": r.dealer,
-            "cards": r.cards,
-            "vira": truco_name(r.vira) if r.vira >= 0 else None,
-            "bids": r.bids,
-            "tricks": [self._trick_json(t) for t in r.tricks],
-            "won": r.won,
-            "score": r.score,
-            "out": r.out,
-            "void": r.void,
-            "bolo": r.bolo,
-        }
 
     def report(self, state: FodinhaState) -> dict[str, Any]:
         """Every finished hand, opened: the report also gives each seat's cards as dealt (``dealt``)."""
         hands = []
         for r in state.records:
-            entry = self._record_json(r)
+            entry = record_json(r)
             entry["dealt"] = [names(h) if h else None for h in r.dealt]
             hands.append(entry)
         return {"hands": hands}
@@ -923,189 +468,16 @@ class Fodinha(Game[FodinhaState]):
         return KNOWLEDGE
 
     def clone(self, state: FodinhaState) -> FodinhaState:
-        st = state
-        rng = random.Random()
-        rng.setstate(st.rng.getstate())
-        # Tricks of the hand in progress may still change (a bolo taken later), so they are copied.
-        tricks = [Trick(t.leader, t.plays, t.winner, t.value, t.taken_by, t.hand) for t in st.tricks]
-        return FodinhaState(
-            opts=st.opts,
-            seed=st.seed,
-            rng=rng,
-            n=st.n,
-            unit=st.unit[:],
-            units=st.units,
-            score=st.score[:],
-            alive=st.alive[:],
-            first_dealer=st.first_dealer,
-            dealer=st.dealer,
-            presets=st.presets,
-            hand_no=st.hand_no,
-            size=st.size,
-            climbing=st.climbing,
-            order=st.order[:],
-            nxt=st.nxt[:],
-            hands=[h[:] for h in st.hands],
-            dealt=[h[:] for h in st.dealt],
-            vira=st.vira,
-            strength=st.strength,
-            phase=st.phase,
-            turn=st.turn,
-            bids=st.bids[:],
-            nbids=st.nbids,
-            leader=st.leader,
-            trick=st.trick[:],
-            acc=st.acc,
-            last_winner=st.last_winner,
-            won=st.won[:],
-            tricks=tricks,
-            shown=st.shown[:],
-            deal_error=st.deal_error,
-            records=st.records[:],
-            match_tricks=st.match_tricks[: len(st.match_tricks) - len(st.tricks)] + tricks,
-            log=st.log[:],
-            leaving=st.leaving[:],
-            left_key=dict(st.left_key),
-            reserved=dict(st.reserved),
-            out_key=st.out_key[:],
-            placements=None if st.placements is None else st.placements[:],
-            grouped_past=st.grouped_past,
-        )
+        return sampling.clone_state(state)
 
     def infoset_key(self, state: FodinhaState, seat: Seat) -> Hashable:
-        st = state
-        visible = tuple(
-            tuple(sorted(c % TRUCO_DECK_SIZE for c in st.hands[o])) if self._sees(st, seat, o) else len(st.hands[o])
-            for o in range(st.n)
-        )
-        return (
-            seat,
-            st.hand_no,
-            st.dealer,
-            tuple(st.score),
-            tuple(st.alive),
-            tuple(st.leaving),
-            tuple(st.shown),
-            self._visible_vira(st),
-            visible,
-            tuple(st.bids),
-            tuple((t.leader, tuple((s, c % TRUCO_DECK_SIZE) for s, c in t.plays)) for t in st.tricks),
-            tuple((s, c % TRUCO_DECK_SIZE) for s, c in st.trick),
-        )
+        return sampling.infoset_key(state, seat)
 
     def unseen_cards(self, state: FodinhaState, seat: Seat) -> list[int]:
-        """Card codes whose place ``seat`` does not know (others' hidden hands, the hidden vira, its own
-        forehead card, and the cards not dealt)."""
-        st = state
-        known: set[int] = set()
-        for o in range(st.n):
-            if self._sees(st, seat, o):
-                known.update(st.hands[o])
-        for t in st.tricks:
-            known.update(c for _, c in t.plays)
-        known.update(c for _, c in st.trick)
-        if self._visible_vira(st) is not None:
-            known.add(st.vira)
-        return [c for c in range(TRUCO_DECK_SIZE * st.opts.decks) if c not in known]
+        return sampling.unseen_cards(state, seat)
 
     def from_view(self, view: View, seat: Seat) -> FodinhaState:
-        """The hand in progress as ``seat`` sees it (``Game.from_view``): scores, bids, tricks and visible cards from
-        the view; hidden hands (and a hidden vira) filled with cards nobody is seen holding, for ``resample`` to deal
-        again. Past hands are not rebuilt (the bots look no further back than the scores)."""
-        st = self.new_match(view["options"], 0)
-        n = st.n
-        if view.get("seats") != n or view.get("phase") == OVER:
-            raise IllegalAction("this view is not of a match in progress", "action/invalid")
-        decks = st.opts.decks
-        used: dict[int, int] = {}
-
-        def code(name: object) -> int:
-            base = truco_code(name)
-            copy = used.get(base, 0)
-            used[base] = copy + 1
-            return base + min(copy, decks - 1) * TRUCO_DECK_SIZE
-
-        st.hand_no = int(view["hand_number"])
-        st.size = int(view["cards"])
-        st.dealer = int(view["dealer"])
-        st.alive = [bool(a) for a in view["alive"]]
-        st.leaving = [bool(x) for x in view["left"]]
-        for s_ in range(n):
-            st.score[st.unit[s_]] = int(view["scores"][s_])
-        st.order = [s_ % n for s_ in range(st.dealer + 1, st.dealer + 1 + n) if st.alive[s_ % n]]
-        st.nxt = [-1] * n
-        prev = st.order[-1]
-        for s_ in st.order:
-            st.nxt[prev] = s_
-            prev = s_
-        st.phase = str(view["phase"])
-        st.turn = -1 if view["turn"] is None else int(view["turn"])
-        st.bids = [-1 if b is None else int(b) for b in view["bids"]]
-        st.nbids = sum(1 for b in view["bids"] if b is not None)
-        st.leader = int(view["leader"])
-        st.acc = int(view["trick_value"]) - 1
-        st.won = [int(w) for w in view["won"]]
-        st.shown = [bool(x) for x in view["shown"]]
-        st.tricks = [
-            Trick(
-                int(t["leader"]),
-                [(int(p), code(c)) for p, c in t["plays"]],
-                t["winner"],
-                int(t["value"]),
-                t["winner"],
-                st.hand_no,
-            )
-            for t in view["tricks"]
-        ]
-        st.match_tricks = list(st.tricks)
-        st.grouped_past = None
-        st.last_winner = next((int(t.winner) for t in reversed(st.tricks) if t.winner is not None), -1)
-        st.trick = [(int(p), code(c)) for p, c in view["trick"]]
-        visible = view["hands"]
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for o in range(n):
-            if visible[o] is not None:
-                hands[o] = [code(c) for c in visible[o]]
-        if view.get("vira") is not None:
-            st.vira = code(view["vira"])
-        free = [c for c in range(TRUCO_DECK_SIZE * decks) if used.get(c % TRUCO_DECK_SIZE, 0) <= c // TRUCO_DECK_SIZE]
-        if st.opts.sete_letras and view.get("vira") is None:
-            st.vira = free.pop()
-        for o in range(n):
-            if visible[o] is None:
-                k = int(view["hand_counts"][o])
-                hands[o], free = free[:k], free[k:]
-        st.hands = hands
-        if st.opts.sete_letras:
-            st.strength = sete_letras_strength(st.vira)
-        else:
-            st.vira = -1
-            st.strength = SEFODE_STRENGTH_2 if decks == 2 else SEFODE_STRENGTH_1
-        st.dealt = [
-            [c for t in st.tricks for p, c in t.plays if p == o] + [c for p, c in st.trick if p == o] + hands[o]
-            for o in range(n)
-        ]
-        return st
+        return sampling.from_view(self.new_match(view["options"], 0), view, seat)
 
     def resample(self, state: FodinhaState, seat: Seat, rng: random.Random) -> FodinhaState:
-        st = self.clone(state)
-        st.rng = random.Random(rng.getrandbits(64))
-        st.seed = -1  # the match seed would give every deal away
-        if st.phase == OVER:
-            return st
-        pool = self.unseen_cards(state, seat)
-        rng.shuffle(pool)
-        pos = 0
-        hidden = [o for o in range(st.n) if not self._sees(state, seat, o)]
-        for o in hidden:
-            k = len(st.hands[o])
-            st.hands[o] = pool[pos : pos + k]
-            pos += k
-            # The record of the deal must not keep the real hidden cards either.
-            st.dealt[o] = [c for t in st.tricks for s, c in t.plays if s == o] + [c for s, c in st.trick if s == o]
-            st.dealt[o] += st.hands[o]
-        if st.opts.sete_letras and self._visible_vira(state) is None:
-            st.vira = pool[pos]
-            st.strength = sete_letras_strength(st.vira)
-        st.presets = {}
-        return st
+        return sampling.resample(state, seat, rng)

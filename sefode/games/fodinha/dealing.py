@@ -1,0 +1,161 @@
+"""Dealing a Fodinha hand: from the match's generator, or from a preset deal (a hand history's), with the deal
+checks of seed 000 rules (c) and (d) (the server deals, so a count is always right)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sefode.cards import TRUCO_DECK_SIZE, CardError, truco_code, truco_name
+from sefode.engine import Event
+from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
+from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
+
+
+def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] | None) -> None:
+    st.hand_no += 1
+    st.size = size
+    st.climbing = climbing
+    n = st.n
+    d = st.dealer
+    alive = st.alive
+    order = [s % n for s in range(d + 1, d + 1 + n) if alive[s % n]]
+    st.order = order
+    nxt = [-1] * n
+    prev = order[-1]
+    for s in order:
+        nxt[prev] = s
+        prev = s
+    st.nxt = nxt
+    deal(st)
+    st.phase = BIDDING
+    st.bids = [-1] * n
+    st.nbids = 0
+    st.turn = order[0]
+    st.leader = order[0]
+    st.trick = []
+    st.acc = 0
+    st.last_winner = -1
+    st.won = [0] * n
+    st.tricks = []
+    st.shown = [False] * n
+    if events is not None:
+        events.append(
+            {
+                "type": "deal",
+                "hand": st.hand_no,
+                "dealer": d,
+                "cards": size,
+                "vira": visible_vira(st),
+            }
+        )
+
+
+def deal(st: FodinhaState) -> None:
+    """Deal the hand in progress: from a preset (hand history) if one fits, else from the rng."""
+    size = st.size
+    st.hands = [[] for _ in range(st.n)]
+    st.deal_error = None
+    preset = st.presets.get(st.hand_no)
+    if preset is not None:
+        error = deal_preset(st, preset)
+        if error is None:
+            return
+        st.deal_error = f"deals[{st.hand_no - 1}]: {error}"
+    deck = draw(st)
+    pos = 0
+    for s in st.order:
+        st.hands[s] = deck[pos : pos + size]
+        pos += size
+    if st.opts.sete_letras:
+        st.vira = deck[pos]
+        st.strength = sete_letras_strength(st.vira)
+    else:
+        st.vira = -1
+        st.strength = SEFODE_STRENGTH_2 if st.opts.decks == 2 else SEFODE_STRENGTH_1
+    st.dealt = [h[:] for h in st.hands]
+
+
+def deal_preset(st: FodinhaState, preset: dict[str, Any]) -> str | None:
+    hands = preset["hands"]
+    if len(hands) != st.n:
+        return f"'hands' lists {len(hands)} seats but the table has {st.n}"
+    copies = st.opts.decks
+    used: dict[int, int] = {}
+
+    def take(name: object) -> int:
+        base = truco_code(name)
+        copy = used.get(base, 0)
+        if copy >= copies:
+            raise CardError(f"{name} is dealt more often than the {copies} deck(s) hold")
+        used[base] = copy + 1
+        return base + copy * TRUCO_DECK_SIZE
+
+    new_hands: list[list[int]] = [[] for _ in range(st.n)]
+    try:
+        for s in range(st.n):
+            cards = hands[s]
+            if s not in st.order:
+                if cards is not None:
+                    return f"seat {s} is out but is dealt cards"
+                continue
+            if not isinstance(cards, list) or len(cards) != st.size:
+                got = len(cards) if isinstance(cards, list) else cards
+                return f"seat {s} must get {st.size} card(s) in hand {st.hand_no}, got {got!r}"
+            new_hands[s] = [take(c) for c in cards]
+        vira = -1
+        if st.opts.sete_letras:
+            if "vira" not in preset:
+                return "a 7 Letras deal must give the 'vira' card"
+            vira = take(preset["vira"])
+        elif preset.get("vira") is not None:
+            return "Se Fode has no vira; remove 'vira' from the deal"
+    except CardError as err:
+        return str(err)
+    st.hands = new_hands
+    st.vira = vira
+    if st.opts.sete_letras:
+        st.strength = sete_letras_strength(vira)
+    else:
+        st.strength = SEFODE_STRENGTH_2 if st.opts.decks == 2 else SEFODE_STRENGTH_1
+    st.dealt = [h[:] for h in new_hands]
+    # Advance the generator as a random deal would, so later hands do not depend on presets.
+    draw(st)
+    return None
+
+
+def draw(st: FodinhaState) -> list[int]:
+    """The cards of a random deal: one hand per seat in ``order``, then the vira (7 Letras)."""
+    wanted = len(st.order) * st.size + (1 if st.opts.sete_letras else 0)
+    return st.rng.sample(range(TRUCO_DECK_SIZE * st.opts.decks), wanted)
+
+
+def visible_vira(st: FodinhaState) -> str | None:
+    if st.vira < 0 or (st.size == 1 and st.phase != OVER):
+        return None
+    return truco_name(st.vira)
+
+
+def deal_cards_error(deal: Mapping[str, Any], decks: int) -> str | None:
+    """What is wrong with a preset deal's cards regardless of when it is dealt: a name that is not a card, or a
+    card dealt more often than the ``decks`` hold (hands and vira together). Sizes and seats are checked when the
+    hand is dealt (they depend on the match so far)."""
+    seen: dict[int, int] = {}
+    cards: list[object] = []
+    for hand in deal["hands"]:
+        if hand is None:
+            continue
+        if not isinstance(hand, list):
+            return f"every entry of 'hands' is a list of cards or null, not {type(hand).__name__}"
+        cards.extend(hand)
+    if deal.get("vira") is not None:
+        cards.append(deal["vira"])
+    for name in cards:
+        try:
+            base = truco_code(name)
+        except CardError as err:
+            return str(err)
+        seen[base] = seen.get(base, 0) + 1
+        if seen[base] > decks:
+            return f"{name} is dealt more often than the {decks} deck(s) hold"
+    return None
