@@ -179,3 +179,20 @@ def test_the_friends_panel_at_phone_and_desktop_sizes(browser: Browser, shared_s
     assert ana.errors == [] and bia.errors == []
     ana.close()
     bia.close()
+
+
+def test_a_guest_is_told_that_only_accounts_keep_friends(browser: Browser, shared_server: Server) -> None:
+    guest = open_client(browser, shared_server.url, MOBILE)
+    invite_url = create_invite_room(guest.page, "Gil", "Mesa do Gil", players=3)  # a guest session, at a table
+    assert "/invite/" in invite_url
+    guest.page.get_by_test_id("share-open").click()
+    expect(guest.page.get_by_test_id("share-friends-guest")).to_contain_text(PT["friends.guest_note"])
+    guest.page.keyboard.press("Escape")
+    guest.page.goto("/")
+    wait_ready(guest.page)
+    note = guest.page.get_by_test_id("friends-guest-note")
+    expect(note).to_contain_text(PT["friends.guest_note"])
+    expect(note.get_by_role("link", name=PT["friends.guest_link"])).to_have_attribute("href", "/account")
+    expect(guest.page.get_by_test_id("friend-add")).to_have_count(0)
+    assert guest.errors == []
+    guest.close()
