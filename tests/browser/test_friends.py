@@ -1,7 +1,8 @@
 """Friends in the page (issue 23), with two browser contexts: a friend invited from the room's Invite dialog finds the
 invitation on their home page (it shows up by itself, on the page's refresh) and its link takes them into the
 invite-only room, where they sit; a player blocked from the seat list no longer reaches the blocker's chat. The friends
-panel is shot at 360x740 and 1366x800 (docs/screenshots/friends-*.png)."""
+panel is shot at 360x740 and 1366x800 into the test's artifacts (``docs/screenshots/friends-*.png`` are copies of
+one run's) and checked with axe-core, as the seat list with its friend controls is."""
 
 from __future__ import annotations
 
@@ -12,19 +13,27 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import DESKTOP, MOBILE, Server
 from .helpers import Client, api, catalogue, create_invite_room, open_client, unique, wait_ready
+from .test_table_experience import _axe
 
 PT = catalogue("pt-BR")
 WIDE: ViewportSize = {"width": 1366, "height": 800}
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 REFRESH_MS = 25_000
 """The home page reads the friends panel every 10 s: an invitation shows within that (with room to spare)."""
 
 
-def _account(browser: Browser, server: Server, prefix: str, viewport: ViewportSize = MOBILE) -> tuple[Client, str, str]:
-    """A browser context logged in to a new account: (client, username, player id)."""
+def _account(
+    browser: Browser, server: Server, prefix: str, viewport: ViewportSize = MOBILE, axe: bool = False
+) -> tuple[Client, str, str]:
+    """A browser context logged in to a new account: (client, username, player id). ``axe``: the context lets
+    axe-core be injected (it bypasses the page's CSP, as in test_table_experience)."""
     username = unique(prefix)
     made = api(f"{server.url}/api/account/register", "POST", body={"username": username, "password": "senha-boa-123"})
-    client = open_client(browser, server.url, viewport)
+    if axe:
+        context = browser.new_context(viewport=viewport, base_url=server.url, locale="pt-BR", bypass_csp=True)
+        client = Client(context, context.new_page())
+        client.page.on("pageerror", lambda error: client.errors.append(str(error)))
+    else:
+        client = open_client(browser, server.url, viewport)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -58,7 +67,7 @@ def test_a_friends_invitation_shows_on_their_home_page_and_its_link_seats_them(
     bia.page.goto("/")
     wait_ready(bia.page)
     panel = bia.page.get_by_test_id("friends-panel")
-    expect(panel.get_by_role("heading", name=PT["friends.title"])).to_be_visible()
+    expect(panel.get_by_role("heading", name=PT["friends.title"], exact=True)).to_be_visible()
     expect(bia.page.get_by_test_id(f"friend-{ana_id}")).to_contain_text(ana_name)
     expect(bia.page.get_by_role("button", name=PT["friends.block_named"].replace("{name}", ana_name))).to_be_visible()
     expect(bia.page.get_by_test_id("friend-invites")).to_have_count(0)
@@ -90,7 +99,7 @@ def test_a_friends_invitation_shows_on_their_home_page_and_its_link_seats_them(
 
 
 def test_blocking_a_player_from_the_seat_list_hides_their_chat(browser: Browser, shared_server: Server) -> None:
-    ana, ana_name, _ana_id = _account(browser, shared_server, "ana")
+    ana, ana_name, _ana_id = _account(browser, shared_server, "ana", axe=True)
     bia, bia_name, _bia_id = _account(browser, shared_server, "bia", DESKTOP)
     invite_url = create_invite_room(bia.page, bia_name, "Mesa da Bia", players=3)
     ana.page.goto(invite_url)
@@ -105,6 +114,7 @@ def test_blocking_a_player_from_the_seat_list_hides_their_chat(browser: Browser,
     bia.page.get_by_test_id("chat-send").click()
     expect(ana.page.get_by_test_id("chat-list")).to_contain_text("bem-vinda!")
 
+    assert _axe(ana.page, "seat list with friend controls") == []
     # Ana blocks Bia from the seat list: a named button, then the confirmation.
     block = ana.page.get_by_test_id("seat-row-0").get_by_role(
         "button", name=PT["friends.block_named"].replace("{name}", bia_name)
@@ -128,7 +138,7 @@ def test_blocking_a_player_from_the_seat_list_hides_their_chat(browser: Browser,
 
 
 def test_the_friends_panel_at_phone_and_desktop_sizes(browser: Browser, shared_server: Server, artifacts: Path) -> None:
-    ana, ana_name, ana_id = _account(browser, shared_server, "ana")
+    ana, ana_name, ana_id = _account(browser, shared_server, "ana", axe=True)
     bia, bia_name, bia_id = _account(browser, shared_server, "bia", DESKTOP)
     caio_token = api(
         f"{shared_server.url}/api/account/register", "POST", body={"username": unique("caio"), "password": "x" * 10}
@@ -168,14 +178,13 @@ def test_the_friends_panel_at_phone_and_desktop_sizes(browser: Browser, shared_s
     expect(page.get_by_test_id(f"friend-record-toggle-{bia_id}")).to_have_attribute("aria-expanded", "true")
     expect(page.get_by_test_id(f"friend-record-{bia_id}")).to_have_text(PT["friends.record_none"])
     panel = page.get_by_test_id("friends-panel")
-    DOCS.mkdir(parents=True, exist_ok=True)
     for size, name in ((MOBILE, "friends-360"), (WIDE, "friends-1366")):
         page.set_viewport_size(size)
         panel.scroll_into_view_if_needed()
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the home page at {size['width']}px scrolls sideways"
         panel.screenshot(path=str(artifacts / f"{name}.png"))
-        panel.screenshot(path=str(DOCS / f"{name}.png"))
+        assert _axe(page, f"friends panel {size['width']}") == []
     assert ana.errors == [] and bia.errors == []
     ana.close()
     bia.close()

@@ -414,7 +414,11 @@ export function tableFriends(onChange) {
             class: "ghost small",
             testid: `seat-friend-${info.seat}`,
             disabled: rel.requested,
-            "aria-label": rel.requested ? t("friends.seat_requested_named", { name }) : t("friends.seat_add_named", { name }),
+            "aria-label": rel.requested
+              ? t("friends.seat_requested_named", { name })
+              : rel.asked_you
+                ? t("friends.accept_named", { name })
+                : t("friends.seat_add_named", { name }),
             onclick: async () => {
               const data = await call("POST", "/account/friends", { player_id: info.player_id });
               if (data) toast(data.status === "friends" ? t("friends.now_friends") : t("friends.request_sent"));
