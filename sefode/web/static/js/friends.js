@@ -2,12 +2,31 @@
 // "add as a friend" / "block" controls on a table's seats. Everything goes through /api/account/friends... (see
 // docs/accounts-api.md, "Friends"); a guest gets `friends/account_only` and sees a short note instead. Every control
 // is a labelled button or link, so it works by keyboard and with a screen reader.
-import { api } from "./api.js";
+import { api, getToken } from "./api.js";
 import { confirmDialog, h, toast } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
 
+// Whether the session is an account's, per token (asked once: a guest's page then never asks a friends route, whose
+// refusal would only fill the console with a 403).
+let accountOf = { token: null, registered: false };
+
+async function isAccount() {
+  const token = getToken();
+  if (!token) return false;
+  if (accountOf.token !== token) {
+    try {
+      const me = await api("GET", "/account/me");
+      accountOf = { token, registered: Boolean(me && me.registered) };
+    } catch {
+      return false;
+    }
+  }
+  return accountOf.registered;
+}
+
 /** The friends panel, or null for a guest (`friends/account_only`); other errors are thrown. */
 export async function loadFriends() {
+  if (!(await isAccount())) return null;
   try {
     return await api("GET", "/account/friends");
   } catch (error) {
@@ -383,6 +402,10 @@ export function tableFriends(onChange) {
     if (key === asked) return;
     asked = key;
     if (!key) return;
+    if (!(await isAccount())) {
+      known = "guest";
+      return;
+    }
     try {
       const data = await api("GET", `/account/relations?ids=${encodeURIComponent(key)}`);
       known = data.players || {};
