@@ -203,15 +203,14 @@ def test_the_record_between_two_friends_counts_their_matches_per_game_and_who_pl
         friends.request(conn, ana, bia)
         friends.accept(conn, bia, ana)
     # placements are per seat: 1 is first
-    for i, (players, places, game) in enumerate(
-        [
-            ([ana, bia, None], [1, 2, 3], "fodinha"),
-            ([ana, bia, caio], [3, 1, 2], "fodinha"),
-            ([bia, None, ana], [2, 3, 1], "fodinha"),
-            ([ana, caio, None], [1, 2, 3], "fodinha"),  # without Bia: not theirs
-            ([ana, bia, None], [1, 1, 3], "king"),
-        ]
-    ):
+    played: list[tuple[list[str | None], list[int], str]] = [
+        ([ana, bia, None], [1, 2, 3], "fodinha"),
+        ([ana, bia, caio], [3, 1, 2], "fodinha"),
+        ([bia, None, ana], [2, 3, 1], "fodinha"),
+        ([ana, caio, None], [1, 2, 3], "fodinha"),  # without Bia: not theirs
+        ([ana, bia, None], [1, 1, 3], "king"),
+    ]
+    for i, (players, places, game) in enumerate(played):
         assert record(store, finished_match(store, room_id, players, places, number=i + 1, game=game)) is not None
     with store.engine.begin() as conn:
         mine = friends.record(conn, ana, bia)

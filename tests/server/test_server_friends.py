@@ -5,7 +5,7 @@ blocker; the blocked player neither sits nor watches in the blocker's rooms), wh
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,9 +154,14 @@ def test_friend_requests_and_invitations_are_rate_limited_per_account(tmp_path: 
         assert _ok(_call(live, "POST", "/api/account/friends", duda, {"name": "ana"}))["status"] == "requested"
 
 
+def _in_room(room_id: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: bool(m["type"] == "room" and m["room"]["id"] == room_id)
+
+
 def _where(srv: LiveServer, who: Player, friend: Player) -> dict[str, Any]:
     (entry,) = [f for f in _panel(srv, who)["friends"] if f["player_id"] == friend.id]
-    return entry
+    found: dict[str, Any] = entry
+    return found
 
 
 def test_a_friend_is_shown_online_at_a_public_table_and_never_at_a_private_one(srv: LiveServer) -> None:
@@ -173,8 +178,9 @@ def test_a_friend_is_shown_online_at_a_public_table_and_never_at_a_private_one(s
     assert here["online"] is True
     assert here["table"] == {"room_id": public["room_id"], "name": "Aberta", "game": "fodinha", "playing": False}
     for room, extra in ((hidden, {"invite": hidden["invite_token"]}), (locked, {"password": "truco"})):
-        ws.send("join", room=room["room_id"], **extra)
-        ws.wait(lambda m, r=room: m["type"] == "room" and m["room"]["id"] == r["room_id"])
+        room_id: str = room["room_id"]
+        ws.send("join", room=room_id, **extra)
+        ws.wait(_in_room(room_id))
         answer = _call(srv, "GET", "/api/account/friends", ana)
         entry = next(f for f in answer.json()["friends"] if f["player_id"] == bia.id)
         assert entry["online"] is True and entry["table"] is None
