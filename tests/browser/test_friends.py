@@ -123,6 +123,7 @@ def test_blocking_a_player_from_the_seat_list_hides_their_chat(browser: Browser,
     block.click()
     ana.page.get_by_test_id("confirm-ok").click()
     expect(ana.page.get_by_test_id("seat-blocked-0")).to_have_text(PT["friends.seat_blocked"])
+    expect(ana.page.get_by_test_id("chat-list")).not_to_contain_text("bem-vinda!")  # what she said goes too
 
     bia.page.get_by_test_id("chat-input").fill("alguém me ouve?")
     bia.page.get_by_test_id("chat-send").click()

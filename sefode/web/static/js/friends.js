@@ -391,9 +391,10 @@ export function friendInviter() {
 /**
  * The controls on a table's seats: "add as a friend" for a player with an account, "block" for anyone else at the
  * table. `sync(ids)` asks the server what the caller is to those players (once per new set of players); `onChange`
- * redraws the seats when the answer comes. A guest gets no controls (the friends panel tells them why).
+ * redraws the seats when the answer comes, `onBlocked(playerId)` drops what that player said from the page. A guest
+ * gets no controls (the friends panel tells them why).
  */
-export function tableFriends(onChange) {
+export function tableFriends(onChange, onBlocked = () => {}) {
   let known = null; // {id: {account, friend, requested, asked_you, blocked}} or "guest"
   let asked = "";
 
@@ -457,7 +458,10 @@ export function tableFriends(onChange) {
       out.push(
         h(
           "button",
-          { type: "button", class: "ghost small danger", testid: `seat-block-${info.seat}`, "aria-label": t("friends.block_named", { name }), onclick: () => blockPlayer(info.player_id, name, refresh) },
+          { type: "button", class: "ghost small danger", testid: `seat-block-${info.seat}`, "aria-label": t("friends.block_named", { name }), onclick: () => blockPlayer(info.player_id, name, () => {
+            onBlocked(info.player_id);
+            return refresh();
+          }) },
           t("friends.block"),
         ),
       );

@@ -150,7 +150,14 @@ export async function renderRoom(ctx, roomId) {
   panes.chat.append(chatList, chatForm);
   const side = h("aside", { class: "side", testid: "side" }, tabButtons, ...Object.values(panes));
   const share = createShare();
-  const tableFriends = createTableFriends(() => drawAll());
+  const tableFriends = createTableFriends(
+    () => drawAll(),
+    (playerId) => {
+      // A player just blocked: what they said is gone from this page too (the server sends no more of it).
+      rs.chat = rs.chat.filter((m) => !(m.from && m.from.player_id === playerId));
+      drawChat();
+    },
+  );
   const page = h("section", { class: "page room-page", testid: "room-page" }, head, h("div", { class: "room-body" }, main, side), overlay, share.dialog);
   ctx.app.append(page);
 
