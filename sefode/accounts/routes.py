@@ -8,6 +8,7 @@ on the event loop, so a flood of logins can slow neither the other routes nor th
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -17,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.accounts import awarding, bots, passwords, progress, queries, service
+from sefode.accounts import awarding, bots, friends, passwords, progress, queries, service
 from sefode.accounts.gate import LoginGate, Outcome
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
@@ -394,10 +395,206 @@ async def delete(request: Request) -> Response:
     _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
     if hub is not None:
+        hub.blocks.pop(player, None)  # the store forgot its blocks, both ways (``service.forget_account``)
+        for blocked in hub.blocks.values():
+            blocked.discard(player)
+        hub.seen.pop(player, None)
         from sefode.server.privacy import forget_player
 
         await forget_player(hub, player, service.ANONYMOUS_NAME)
     return _cleared(request)
+
+
+# ------------------------------------------------------------------------------------------------ friends
+
+ONLINE_S = 30.0
+"""A player counts as online while they hold a WebSocket, or for this long after their home page last asked for
+their friends panel (it asks every 10 s)."""
+
+
+def _limited(request: Request, check: str, player: str) -> None:
+    """The server's per-account limit ``check`` (``friend_request`` or ``room_invite``), as a 429."""
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is None:
+        return
+    try:
+        getattr(limiter, check)(player)
+    except ClientError as err:
+        raise AccountError(err.code, err.message, 429) from None
+
+
+def _presence(hub: Any, ids: set[str]) -> dict[str, dict[str, Any]]:
+    """Who of ``ids`` is online, and at which *public* table (a password or invite-only room is never named)."""
+    out: dict[str, dict[str, Any]] = {}
+    if hub is None:
+        return out
+    now = time.monotonic()
+    for pid in ids:
+        seen = hub.seen.get(pid)
+        if seen is not None and now - seen <= ONLINE_S:
+            out[pid] = {"online": True, "table": None}
+    for conn in list(hub.connections):
+        pid = conn.player_id
+        if pid not in ids or conn.closed:
+            continue
+        entry = out.setdefault(pid, {"online": True, "table": None})
+        room = conn.room
+        if entry["table"] is None and room is not None and room.visibility == "public":
+            entry["table"] = {"room_id": room.id, "name": room.name, "game": room.game_name, "playing": room.playing}
+    return out
+
+
+def _friend_id(request: Request) -> str:
+    pid = str(request.path_params["player_id"])
+    if len(pid) > 32:
+        raise AccountError("friends/unknown_player", "there is no such player", 404)
+    return pid
+
+
+@_api
+async def friends_panel(request: Request) -> Response:
+    """The friends panel: friends (online or not, and at which public table), requests, blocks, invitations."""
+    player = await _player(request)
+    assert player is not None
+    data = await _tx(request, lambda conn: friends.overview(conn, player))
+    hub = _hub(request)
+    if hub is not None:
+        hub.seen[player] = time.monotonic()
+    where = _presence(hub, {f["player_id"] for f in data["friends"]})
+    for friend in data["friends"]:
+        here = where.get(friend["player_id"], {"online": False, "table": None})
+        friend["online"] = here["online"]
+        friend["table"] = here["table"]
+    return JSONResponse(data)
+
+
+@_api
+async def add_friend(request: Request) -> Response:
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    await _tx(request, lambda conn: friends.require_account(conn, player))
+    _limited(request, "friend_request", player)
+
+    def run(conn: sa.Connection) -> dict[str, Any]:
+        other = friends.target(conn, body)
+        return {"player_id": other, "status": friends.request(conn, player, other)}
+
+    return JSONResponse(await _tx(request, run))
+
+
+@_api
+async def accept_friend(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    other = _friend_id(request)
+    await _tx(request, lambda conn: friends.accept(conn, player, other))
+    return JSONResponse({"player_id": other, "status": "friends"})
+
+
+@_api
+async def decline_friend(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    other = _friend_id(request)
+    await _tx(request, lambda conn: friends.decline(conn, player, other))
+    return JSONResponse({"player_id": other, "status": "none"})
+
+
+@_api
+async def remove_friend(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    other = _friend_id(request)
+    await _tx(request, lambda conn: friends.remove(conn, player, other))
+    return JSONResponse({"player_id": other, "status": "none"})
+
+
+@_api
+async def friend_record(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    other = _friend_id(request)
+    return JSONResponse(await _tx(request, lambda conn: friends.record(conn, player, other)))
+
+
+@_api
+async def relations(request: Request) -> Response:
+    """What the caller is to the players of a table (``?ids=a,b``): account or guest, friend, request, blocked."""
+    player = await _player(request)
+    assert player is not None
+    raw = request.query_params.get("ids", "")
+    ids = [i for i in raw.split(",") if i][: friends.MAX_RELATIONS + 1]
+
+    def run(conn: sa.Connection) -> dict[str, Any]:
+        friends.require_account(conn, player)
+        return {"players": friends.relations(conn, player, ids)}
+
+    return JSONResponse(await _tx(request, run))
+
+
+@_api
+async def block_player(request: Request) -> Response:
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    await _tx(request, lambda conn: friends.require_account(conn, player))
+    _limited(request, "friend_request", player)
+
+    def run(conn: sa.Connection) -> str:
+        named = body.get("player_id")
+        return friends.block(conn, player, named if named is not None else friends.find_account(conn, body.get("name")))
+
+    other = await _tx(request, run)
+    hub = _hub(request)
+    if hub is not None:
+        hub.blocks.setdefault(player, set()).add(other)
+        for room in list(hub.rooms.values()):
+            if room.owner == player:
+                await room.turn_away(other)
+    return JSONResponse({"player_id": other, "blocked": True})
+
+
+@_api
+async def unblock_player(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    other = _friend_id(request)
+    await _tx(request, lambda conn: friends.unblock(conn, player, other))
+    hub = _hub(request)
+    if hub is not None:
+        hub.blocks.get(player, set()).discard(other)
+    return JSONResponse({"player_id": other, "blocked": False})
+
+
+@_api
+async def invite_friend(request: Request) -> Response:
+    """Invite a friend to a room the caller is in (its owner, seated, or at the table now)."""
+    body = await _body(request)
+    player = await _player(request)
+    assert player is not None
+    await _tx(request, lambda conn: friends.require_account(conn, player))
+    other, room_id = body.get("player_id"), body.get("room_id")
+    if not isinstance(other, str) or not isinstance(room_id, str) or len(room_id) > 32 or len(other) > 32:
+        raise AccountError("message/invalid", "'player_id' and 'room_id' are strings")
+    hub = _hub(request)
+    room = hub.rooms.get(room_id) if hub is not None else None
+    if room is None:
+        raise AccountError("room/not_found", "there is no such room", 404)
+    if player != room.owner and player not in room.seated_players() and player not in room.connected_players():
+        raise AccountError("friends/not_in_room", "you can invite friends only to a table you are at", 403)
+    _limited(request, "room_invite", player)
+    invite_id = await _tx(request, lambda conn: friends.invite(conn, player, other, room_id))
+    return JSONResponse({"id": invite_id, "player_id": other, "room_id": room_id})
+
+
+@_api
+async def dismiss_invite(request: Request) -> Response:
+    player = await _player(request)
+    assert player is not None
+    invite_id = str(request.path_params["invite_id"])[:32]
+    await _tx(request, lambda conn: friends.dismiss(conn, player, invite_id))
+    return JSONResponse({"id": invite_id, "dismissed": True})
 
 
 # ------------------------------------------------------------------------------------------------ awards
@@ -535,6 +732,17 @@ def routes() -> list[Route]:
         Route("/api/account/bots", create_bot, methods=["POST"]),
         Route("/api/account/bots/{bot_id}/revoke", revoke_bot, methods=["POST"]),
         Route("/api/account/bots/{bot_id}/token", bot_token, methods=["POST"]),
+        Route("/api/account/friends", friends_panel),
+        Route("/api/account/friends", add_friend, methods=["POST"]),
+        Route("/api/account/friends/{player_id}/accept", accept_friend, methods=["POST"]),
+        Route("/api/account/friends/{player_id}/decline", decline_friend, methods=["POST"]),
+        Route("/api/account/friends/{player_id}/remove", remove_friend, methods=["POST"]),
+        Route("/api/account/friends/{player_id}/record", friend_record),
+        Route("/api/account/relations", relations),
+        Route("/api/account/blocks", block_player, methods=["POST"]),
+        Route("/api/account/blocks/{player_id}/remove", unblock_player, methods=["POST"]),
+        Route("/api/account/invites", invite_friend, methods=["POST"]),
+        Route("/api/account/invites/{invite_id}/dismiss", dismiss_invite, methods=["POST"]),
         Route("/api/leaderboard", leaderboard),
         Route("/api/ratings", rating_games),
         Route("/api/ratings/{game}", rating_table),

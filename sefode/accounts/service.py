@@ -402,7 +402,17 @@ def forget_account(conn: sa.Connection, player_id: str, now: int | None = None) 
     _rotate_guest_token(conn, player_id)
     conn.execute(s.players.update().where(s.players.c.id == player_id).values(name=ANONYMOUS_NAME))
     conn.execute(s.player_data.delete().where(s.player_data.c.player_id == player_id))  # saved decks go too
+    _forget_friends(conn, player_id)
     conn.execute(a.deleted_players.insert().values(player_id=player_id, deleted_at=stamp))
+
+
+def _forget_friends(conn: sa.Connection, player_id: str) -> None:
+    """A deleted account leaves no friend, friend request, block or invitation, either way (``accounts.friends``)."""
+    f, r, b, i = a.friends.c, a.friend_requests.c, a.blocks.c, a.room_invites.c
+    conn.execute(a.friends.delete().where(sa.or_(f.player_id == player_id, f.friend_id == player_id)))
+    conn.execute(a.friend_requests.delete().where(sa.or_(r.from_id == player_id, r.to_id == player_id)))
+    conn.execute(a.blocks.delete().where(sa.or_(b.player_id == player_id, b.blocked_id == player_id)))
+    conn.execute(a.room_invites.delete().where(sa.or_(i.from_id == player_id, i.to_id == player_id)))
 
 
 def deleted_ids(conn: sa.Connection, ids: list[str]) -> set[str]:

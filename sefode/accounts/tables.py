@@ -160,3 +160,42 @@ bot_accounts = sa.Table(
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("revoked_at", sa.BigInteger, nullable=True),
 )
+
+# ------------------------------------------------------------------------- friends (0008_friends)
+
+friends = sa.Table(
+    "friends",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("friend_id", sa.String(32), primary_key=True, index=True),
+    # one row per direction: two friends have two rows
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+friend_requests = sa.Table(
+    "friend_requests",
+    metadata,
+    sa.Column("from_id", sa.String(32), primary_key=True),
+    sa.Column("to_id", sa.String(32), primary_key=True, index=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    # who blocked
+    sa.Column("blocked_id", sa.String(32), primary_key=True, index=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+room_invites = sa.Table(
+    "room_invites",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("from_id", sa.String(32), nullable=False, index=True),
+    sa.Column("to_id", sa.String(32), nullable=False, index=True),
+    sa.Column("room_id", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.UniqueConstraint("to_id", "room_id", "from_id", name="uq_room_invites_to_room_from"),
+)

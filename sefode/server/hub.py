@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 
 from sefode.accounts.awarding import recover
 from sefode.accounts.bots import all_bot_ids, bot_ids_among
+from sefode.accounts.friends import all_blocks
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
@@ -168,6 +169,12 @@ class Hub:
         Loaded at start and grown by ``bot_accounts`` (a bot created on another node, or by another server on the same
         database, is looked up in the store the first time its id is seen)."""
         self.human_players: set[str] = set()
+        self.blocks: dict[str, set[str]] = {}
+        """Who each account blocked (``sefode.accounts.friends``): loaded at start, kept by the friends routes. A
+        blocker gets no chat or reaction of a player they blocked, and that player does not enter their rooms."""
+        self.seen: dict[str, float] = {}
+        """When (monotonic) each player last asked for their friends panel: the home page polls it, so a player with
+        the home page open counts as online though they hold no WebSocket."""
         """Players looked up and found not to be bot accounts (a player never becomes one: a bot is a new player)."""
         self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
@@ -275,6 +282,7 @@ class Hub:
     async def open(self) -> None:
         await self.db(self.store.migrate)
         self.bot_players = await self.db(all_bot_ids, self.store.engine)
+        self.blocks = await self.db(all_blocks, self.store.engine)
         try:
             await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
         except Exception as err:  # the tables stay playable even if awarding cannot catch up
@@ -408,6 +416,13 @@ class Hub:
             self.bot_players |= found
             self.human_players.update(p for p in unknown if p not in found)
         return {p for p in wanted if p in self.bot_players}
+
+    def is_blocked(self, blocker: str | None, player_id: str | None) -> bool:
+        """Whether ``blocker`` blocked ``player_id``."""
+        if not blocker or not player_id:
+            return False
+        blocked = self.blocks.get(blocker)
+        return blocked is not None and player_id in blocked
 
     async def is_bot_account(self, player_id: str) -> bool:
         return bool(await self.bot_accounts([player_id]))

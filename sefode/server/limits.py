@@ -47,6 +47,12 @@ class Limits:
     votes_burst: float = 10
     votes_per_s: float = 1
     """Rematch votes (``rematch``) per player."""
+    friend_requests_burst: float = 10
+    friend_requests_per_s: float = 0.1
+    """Friend requests and blocks per account: a few at once, then one every 10 s."""
+    invites_burst: float = 10
+    invites_per_s: float = 0.2
+    """Invitations of a friend to a room per account: a few at once, then one every 5 s."""
     password_free_failures: int = 5
     """Wrong room passwords allowed (per room, and per client) before the backoff starts."""
     password_backoff_s: float = 1.0
@@ -73,6 +79,10 @@ class Limits:
             reactions_per_s=big,
             votes_burst=big,
             votes_per_s=big,
+            friend_requests_burst=big,
+            friend_requests_per_s=big,
+            invites_burst=big,
+            invites_per_s=big,
         )
 
 
@@ -192,6 +202,8 @@ class Limiter:
         self.messages = Buckets(lim.player_messages_burst, lim.player_messages_per_s)
         self.reactions = Buckets(lim.reactions_burst, lim.reactions_per_s)
         self.votes = Buckets(lim.votes_burst, lim.votes_per_s)
+        self.friend_requests = Buckets(lim.friend_requests_burst, lim.friend_requests_per_s)
+        self.invites = Buckets(lim.invites_burst, lim.invites_per_s)
         self.passwords = Backoff(
             lim.password_free_failures, lim.password_backoff_s, lim.password_backoff_max_s, lim.password_window_s
         )
@@ -219,6 +231,14 @@ class Limiter:
     def vote(self, player_id: str) -> None:
         if not self.votes.allow(player_id):
             raise ClientError("rate/limited", "too many rematch votes; wait a moment")
+
+    def friend_request(self, player_id: str) -> None:
+        if not self.friend_requests.allow(player_id):
+            raise ClientError("rate/limited", "too many friend requests; wait a minute")
+
+    def room_invite(self, player_id: str) -> None:
+        if not self.invites.allow(player_id):
+            raise ClientError("rate/limited", "too many invitations; wait a minute")
 
     def password_attempt(self, room_id: str, client: str, now: float | None = None) -> None:
         """Refuse (``rate/limited``) while the room or the client is backing off after wrong passwords."""

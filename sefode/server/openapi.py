@@ -350,6 +350,123 @@ def spec() -> dict[str, Any]:
                 tag="accounts",
             )
         },
+        "/api/account/friends": {
+            "get": _op(
+                "the friends panel (accounts only): friends with online and public table, requests both ways, blocks, "
+                "invitations to rooms",
+                _answer("{friends, incoming, outgoing, blocked, invites}", _OBJECT),
+                (401, 403),
+                auth=True,
+                tag="accounts",
+            ),
+            "post": _op(
+                "ask an account to be friends, by username or nickname (name) or by id (from a table); when it had "
+                "asked you already you are friends at once",
+                _answer("{player_id, status: requested | friends}", _OBJECT),
+                (400, 401, 403, 404, 409, 429),
+                body=_body(
+                    {"name": {"type": "string", "maxLength": 64}, "player_id": {"type": "string", "maxLength": 32}}
+                ),
+                auth=True,
+                tag="accounts",
+            ),
+        },
+        "/api/account/friends/{player_id}/accept": {
+            "post": _op(
+                "accept a friend request",
+                _answer("{player_id, status}", _OBJECT),
+                (401, 403, 404, 409),
+                params=[_path("player_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/friends/{player_id}/decline": {
+            "post": _op(
+                "decline a friend request, or withdraw your own",
+                _answer("{player_id, status}", _OBJECT),
+                (401, 403, 404),
+                params=[_path("player_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/friends/{player_id}/remove": {
+            "post": _op(
+                "end a friendship (both sides)",
+                _answer("{player_id, status}", _OBJECT),
+                (401, 403, 404),
+                params=[_path("player_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/friends/{player_id}/record": {
+            "get": _op(
+                "the record between you and a friend: matches played together per game and who placed ahead",
+                _answer("{friend, matches, games: [{game, title, matches, you_ahead, friend_ahead, level}]}", _OBJECT),
+                (401, 403, 404),
+                params=[_path("player_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/relations": {
+            "get": _op(
+                "what you are to some players (a table's): account or guest, friend, request, blocked",
+                _answer("{players: {id: {account, friend, requested, asked_you, blocked}}}", _OBJECT),
+                (401, 403),
+                params=[_query("ids", {"type": "string", "maxLength": 600})],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/blocks": {
+            "post": _op(
+                "block a player (by id, or an account by name): no chat or reactions of theirs reach you, they cannot "
+                "enter your rooms; ends any friendship, request and invitation between you",
+                _answer("{player_id, blocked}", _OBJECT),
+                (400, 401, 403, 404, 409, 429),
+                body=_body(
+                    {"name": {"type": "string", "maxLength": 64}, "player_id": {"type": "string", "maxLength": 32}}
+                ),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/blocks/{player_id}/remove": {
+            "post": _op(
+                "unblock a player",
+                _answer("{player_id, blocked}", _OBJECT),
+                (401, 403, 404),
+                params=[_path("player_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/invites": {
+            "post": _op(
+                "invite a friend to a room you are at; it shows on their home page",
+                _answer("{id, player_id, room_id}", _OBJECT),
+                (400, 401, 403, 404, 429),
+                body=_body(
+                    {"player_id": {"type": "string", "maxLength": 32}, "room_id": {"type": "string", "maxLength": 32}},
+                    ["player_id", "room_id"],
+                ),
+                auth=True,
+                tag="accounts",
+            )
+        },
+        "/api/account/invites/{invite_id}/dismiss": {
+            "post": _op(
+                "dismiss an invitation you received",
+                _answer("{id, dismissed}", _OBJECT),
+                (401, 404),
+                params=[_path("invite_id", 32)],
+                auth=True,
+                tag="accounts",
+            )
+        },
         "/api/account/delete": {
             "post": _op(
                 "delete the account (its chat and seats show an anonymous name; its own rooms' and teams' names reset)",

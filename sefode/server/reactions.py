@@ -42,4 +42,5 @@ async def react(room: Room, player_id: str, reaction: str, limiter: Limiter) -> 
             raise ClientError("room/not_seated", "only seated players may react")
         limiter.reaction(player_id)
         logs.event("room.reaction", room=room.id, player=player_id, seat=seat, reaction=reaction)
-        room.broadcast({"type": "reaction", "seat": seat, "player_id": player_id, "reaction": reaction})
+        # not to players who blocked the sender (``Room.broadcast_from``)
+        room.broadcast_from(player_id, {"type": "reaction", "seat": seat, "player_id": player_id, "reaction": reaction})

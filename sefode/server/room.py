@@ -382,8 +382,21 @@ class Room(RoomRecord):
         for conn in list(self.conns):
             conn.send_text(text)
 
+    def broadcast_from(self, sender: str, message: dict[str, Any]) -> None:
+        """``broadcast`` a player's chat or reaction, to every connection but those of players who blocked them."""
+        text = encode(message)
+        for conn in list(self.conns):
+            if not self.hub.is_blocked(conn.player_id, sender):
+                conn.send_text(text)
+
+    def refuse_blocked(self, player_id: str | None) -> None:
+        """A player the room's owner blocked neither sits nor watches here."""
+        if self.hub.is_blocked(self.owner, player_id):
+            raise ClientError("room/blocked", "the owner of this room does not let you in")
+
     # ------------------------------------------------------------------ connections
     async def can_enter(self, player_id: str, password: str | None, invite: str | None) -> None:
+        self.refuse_blocked(player_id)
         if player_id == self.owner or player_id in self.seated_players():
             return
         if self.match is not None and any(s.get("player_id") == player_id for s in self.match.seats):
@@ -411,7 +424,8 @@ class Room(RoomRecord):
             if conn.player_id in self.seat_setup:  # your own secret choice, to you alone
                 conn.send({"type": "seat_setup", "value": self.seat_setup[conn.player_id]})
             for message in self.chat_log:  # the room's recent chat, marked as a recap (same ids as when sent)
-                conn.send({**message, "recap": True})
+                if not self.hub.is_blocked(conn.player_id, (message.get("from") or {}).get("player_id")):
+                    conn.send({**message, "recap": True})
             state = self.state_json(conn.player_id, [], recap=True)
             if state is not None:
                 conn.send(state)
@@ -445,7 +459,10 @@ class Room(RoomRecord):
 
         A person and the table's own bots sit anywhere; a bot account (``sefode.accounts.bots``, looked up in the
         store the first time: not only this node's cache) only where the owner lets outside bots sit."""
-        if player_id is None or self.outside_bots:
+        if player_id is None:
+            return
+        self.refuse_blocked(player_id)
+        if self.outside_bots:
             return
         if await self.hub.is_bot_account(player_id):
             raise ClientError("room/no_bots", "the owner of this room does not let outside bots sit")
@@ -473,6 +490,28 @@ class Room(RoomRecord):
             await self.hub.room_write(self, set_match_seats, run.id, run.seats)
         logs.warning("room.unseated", room=self.id, player=player_id, seat=held, match_seat=in_match)
         return True
+
+    async def turn_away(self, player_id: str) -> None:
+        """The owner blocked ``player_id``: their connections leave the room (told why, ``room/blocked``), and their
+        seat is freed between matches (during one, the table's bot plays it, as for anyone who left)."""
+        async with self.lock:
+            gone = [conn for conn in self.conns if conn.player_id == player_id]
+            for conn in gone:
+                self.conns.discard(conn)
+                conn.room = None
+                conn.error("room/blocked", "the owner of this room does not let you in")
+            if gone:
+                self.disconnected_at[player_id] = time.monotonic()
+                self.pause_votes.discard(player_id)
+            held = self.config_seat_of(player_id)
+            if held is not None and not self.playing:
+                self.seats[held] = {"player_id": None, "bot": None}
+                rematch.seat_lost(self, player_id)
+                await self.save()
+            if gone or held is not None:
+                logs.event("room.turned_away", room=self.id, player=player_id, seat=held)
+                self.send_room()
+                self._schedule()
 
     # ------------------------------------------------------------------ seating (between matches)
     def _require_owner(self, player_id: str) -> None:
@@ -844,7 +883,7 @@ class Room(RoomRecord):
             self.chat_log.append(message)
             del self.chat_log[:-CHAT_KEPT]
             await self.save()
-            self.broadcast(message)
+            self.broadcast_from(player_id, message)
 
     def pause_voters(self) -> set[str]:
         run = self.match

@@ -5,6 +5,7 @@ import { h, toast } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
 import { gameModule, gameTitle, loadGames, matchTitle, optionSummary } from "./games.js";
 import { optionForm } from "./optionsform.js";
+import { friendsPanel } from "./friends.js";
 
 const GAME_KEY = "sefode.game";
 
@@ -311,6 +312,9 @@ export async function renderHome(ctx) {
     }
   }
 
+  // ---- friends (issue 23): the list, requests and invitations of an account; a note for a guest
+  const friends = friendsPanel();
+
   ctx.app.append(
     h(
       "section",
@@ -334,6 +338,7 @@ export async function renderHome(ctx) {
           soloBox,
           soloButton,
         ),
+        friends.element,
         h(
           "article",
           { class: "panel lobby-panel" },
@@ -351,6 +356,10 @@ export async function renderHome(ctx) {
     ),
   );
   refreshLobby();
-  const timer = setInterval(refreshLobby, 10000);
+  friends.refresh();
+  const timer = setInterval(() => {
+    refreshLobby();
+    friends.refresh(); // a friend's invitation shows up here within seconds
+  }, 10000);
   ctx.onLeave(() => clearInterval(timer));
 }

@@ -17,6 +17,7 @@ import { createSeatSetup } from "./setup.js";
 import { createCoach } from "./coach.js";
 import { fairCheck } from "./fair.js";
 import { createShare } from "./share.js";
+import { tableFriends as createTableFriends } from "./friends.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
@@ -149,6 +150,14 @@ export async function renderRoom(ctx, roomId) {
   panes.chat.append(chatList, chatForm);
   const side = h("aside", { class: "side", testid: "side" }, tabButtons, ...Object.values(panes));
   const share = createShare();
+  const tableFriends = createTableFriends(
+    () => drawAll(),
+    (playerId) => {
+      // A player just blocked: what they said is gone from this page too (the server sends no more of it).
+      rs.chat = rs.chat.filter((m) => !(m.from && m.from.player_id === playerId));
+      drawChat();
+    },
+  );
   const page = h("section", { class: "page room-page", testid: "room-page" }, head, h("div", { class: "room-body" }, main, side), overlay, share.dialog);
   ctx.app.append(page);
 
@@ -371,7 +380,7 @@ export async function renderRoom(ctx, roomId) {
       head.replaceChildren(h("p", { class: "muted" }, t("common.loading")));
       return;
     }
-    share.update({ token: room.invite_token || access.invite || null, room: room.name || room.id, game: rs.spec ? matchTitle(rs.spec, room.options) : "" });
+    share.update({ token: room.invite_token || access.invite || null, room: room.name || room.id, roomId: room.id, game: rs.spec ? matchTitle(rs.spec, room.options) : "" });
     const status = room.status === "paused" ? t("room.status_paused") : matchOn() ? t("room.status_playing") : t("room.status_waiting");
     const rules = rs.spec ? rulesPage(rs.spec, room.options) : null;
     head.replaceChildren(
@@ -697,6 +706,7 @@ export async function renderRoom(ctx, roomId) {
         actions.push(h("button", { type: "button", testid: `sit-${s}`, onclick: () => send({ type: "sit", seat: s }) }, t("seat.sit")));
       }
       if (mine && between) actions.push(h("button", { type: "button", testid: "stand", onclick: () => send({ type: "stand" }) }, t("seat.stand")));
+      if (info.player_id && !mine) actions.push(...tableFriends.controls(info)); // add as a friend, block (issue 23)
       if (owner && between) {
         const sel = h(
           "select",
@@ -717,6 +727,7 @@ export async function renderRoom(ctx, roomId) {
         h("span", { class: "seat-actions" }, actions),
       );
     });
+    tableFriends.sync((room.seats || []).map((info) => info.player_id).filter((id) => id && !(me && id === me.player_id)));
     const parts = [h("h2", {}, t("room.seating")), h("ul", { class: "seat-list", testid: "seat-list" }, rows)];
     // The rematch vote, when the end-of-match card that also shows it is closed (or gone: after a reconnection).
     if (between && !endShown()) parts.push(rematchBlock({ room, me: me && me.player_id, send, prefix: "seating-" }));

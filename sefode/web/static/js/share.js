@@ -5,6 +5,7 @@
 // <dialog>: Escape and the close button close it, and the focus goes back to the button.
 import { copyText, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { friendInviter } from "./friends.js";
 
 /** The address of a room's invite link. */
 export function inviteLink(token) {
@@ -16,7 +17,8 @@ export function inviteLink(token) {
  * part of the page that stays; `update({token, room, game})` gives the link's token, the room's and the game's names.
  */
 export function createShare() {
-  let current = { token: null, room: "", game: "" };
+  let current = { token: null, room: "", game: "", roomId: null };
+  const inviter = friendInviter(); // issue 23: invite a friend, whose home page shows it
   const status = h("p", { class: "share-status", role: "status", testid: "share-status" });
   const linkInput = h("input", {
     readonly: true,
@@ -39,6 +41,7 @@ export function createShare() {
     status,
     h("label", { class: "field share-link", for: "share-link" }, h("span", { class: "label" }, t("share.link_label")), linkInput),
     h("figure", { class: "share-figure" }, qr, h("figcaption", {}, t("share.qr_caption"))),
+    inviter.element,
   );
   message.id = "share-message";
   // A click on the backdrop (outside the dialog's box, not on its padding) closes it too.
@@ -78,6 +81,8 @@ export function createShare() {
     status.classList.remove("error");
     draw();
     if (current.token) qr.src = `/api/invite/${encodeURIComponent(current.token)}/qr`;
+    if (current.roomId) inviter.load(current.roomId);
+    inviter.element.hidden = !current.roomId;
     dialog.showModal();
     (nativeButton.hidden ? whatsapp : nativeButton).focus();
   }
