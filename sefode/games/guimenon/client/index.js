@@ -183,7 +183,7 @@ export function renderTable(ctx) {
       t("guimenon.hand_deck").replace("{hand}", view.hand_counts[other]).replace("{deck}", view.deck_counts[other]) +
       (view.confirmed[other] ? " ✔" : "") }));
 
-  const board = h("div", { class: "gm-board", testid: "gm-board", "data-focus-group": "board", tabindex: "-1", role: "group", "aria-label": t("guimenon.board") });
+  const board = h("div", { class: "gm-board", testid: "gm-board", "data-motion": "table", "data-focus-group": "board", tabindex: "-1", role: "group", "aria-label": t("guimenon.board") });
   for (let li = 0; li < 3; li++) {
     const info = view.locations[li];
     const cell = view.board[li];
