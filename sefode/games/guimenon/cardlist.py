@@ -169,6 +169,7 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.end.locations": "{name} venceu controlando {n} dos 3 Locais.",
         "guimenon.end.stars": "{name} venceu pelo total de Estrelas ({mine}★ a {theirs}★): ninguém controlou 2 Locais.",
         "guimenon.end.draw": "Empate: ninguém controlou 2 Locais e as Estrelas somaram {stars}★ para cada lado.",
+        "guimenon.leave": "Sair da mesa",
         "guimenon.leave_confirm": "Sair da mesa? Um bot joga no seu lugar até o fim da partida, e você passa a assistir. Você não volta a este lugar nesta partida.",
     },
     "en": {
@@ -245,6 +246,7 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.end.locations": "{name} won by controlling {n} of the 3 Locations.",
         "guimenon.end.stars": "{name} won on total Stars ({mine}★ to {theirs}★): nobody controlled 2 Locations.",
         "guimenon.end.draw": "A draw: nobody controlled 2 Locations and each side's Stars came to {stars}★.",
+        "guimenon.leave": "Leave the table",
         "guimenon.leave_confirm": "Leave the table? A bot plays your seat until the end of the match, and you watch from then on. You cannot take this seat back in this match.",
     },
 }

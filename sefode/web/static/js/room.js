@@ -655,7 +655,7 @@ export async function renderRoom(ctx, roomId) {
               if (await confirmDialog(text)) send({ type: "action", action: { leave: true }, version: version() });
             },
           },
-          t("controls.leave"),
+          hasKey(`${rs.spec.name}.leave`, rs.spec.name) ? t(`${rs.spec.name}.leave`) : t("controls.leave"),
         ),
       );
     }
