@@ -8,22 +8,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from start_points import start_point
 
 from sefode.engine import Game
 
-from .conftest import DESKTOP, MOBILE, Server
+from .conftest import MOBILE, Server
 from .helpers import catalogue, open_solo, table_version
 
 PT = catalogue("pt-BR")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+LAPTOP: ViewportSize = {"width": 1366, "height": 800}
 COUNT_MOVES = """
 (() => {
   window.__moves = [];
   const base = Element.prototype.animate;
   Element.prototype.animate = function (...args) {
-    window.__moves.push({ card: this.dataset ? this.dataset.card || null : null, ghost: this.classList.contains('motion-ghost') });
+    const card = this.dataset ? this.dataset.card || null : null;
+    window.__moves.push({ card, ghost: this.classList.contains('motion-ghost') });
     return base.apply(this, args);
   };
 })();
@@ -40,16 +41,16 @@ def _seat0_plays_in_last_hand(game: Game[Any], state: Any) -> bool:
     return bool(view["hand_number"] == 12 and view["phase"] == "playing" and game.awaiting(state) == {0})
 
 
-def _king_page(browser: Browser, server: Server, reduced: bool, point: dict[str, Any]) -> tuple[Any, Page]:
-    context = browser.new_context(viewport=MOBILE, base_url=server.url, locale="pt-BR",
-                                  reduced_motion="reduce" if reduced else "no-preference")
+def _king_page(browser: Browser, server: Server, reduced: bool, point: dict[str, Any]) -> tuple[Any, Page, list[str]]:
+    context = browser.new_context(
+        viewport=MOBILE, base_url=server.url, locale="pt-BR", reduced_motion="reduce" if reduced else "no-preference"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.add_init_script(COUNT_MOVES)
     open_solo(page, server.url, "Ana", {"game": "king", "bots": 3, "level": "easy", "start": point})
-    context.errors = errors  # type: ignore[attr-defined]
-    return context, page
+    return context, page, errors
 
 
 def _play_a_card(page: Page) -> str:
@@ -61,7 +62,8 @@ def _play_a_card(page: Page) -> str:
     page.evaluate("() => { window.__moves = []; }")
     card.click()
     page.wait_for_function(
-        "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before)
+        "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before
+    )
     # Drawn: the card has left the hand (it is on the table, or already in a trick that was taken).
     expect(page.locator(f"[data-testid=my-hand] [data-card='{name}']")).to_have_count(0)
     return name
@@ -71,37 +73,39 @@ def test_a_played_card_travels_to_the_table_unless_the_player_prefers_reduced_mo
     browser: Browser, shared_server: Server
 ) -> None:
     point = start_point("king", {}, _seat0_leads, seed=2)
-    context, page = _king_page(browser, shared_server, False, point)
+    context, page, errors = _king_page(browser, shared_server, False, point)
     name = _play_a_card(page)
     moves = page.evaluate("() => window.__moves")
     assert any(m["card"] == name and m["ghost"] for m in moves), moves
-    # The travelling copy takes no taps: whatever is under a hand card's centre is the card itself.
-    ghosts = page.evaluate("() => [...document.querySelectorAll('.motion-ghost')].map((g) => getComputedStyle(g).pointerEvents)")
+    # The travelling copy takes no taps (while it is still there).
+    ghosts = page.evaluate(
+        "() => [...document.querySelectorAll('.motion-ghost')].map((g) => getComputedStyle(g).pointerEvents)"
+    )
     assert all(p == "none" for p in ghosts)
-    assert context.errors == []  # type: ignore[attr-defined]
+    assert errors == []
     context.close()
 
-    context, page = _king_page(browser, shared_server, True, point)
+    context, page, errors = _king_page(browser, shared_server, True, point)
     _play_a_card(page)
     assert page.evaluate("() => window.__moves") == []
     assert page.evaluate("() => document.getAnimations().length") == 0
-    assert context.errors == []  # type: ignore[attr-defined]
+    assert errors == []
     context.close()
 
 
 def test_king_leave_the_table_asks_first_then_a_bot_plays_the_seat_to_the_end(
-    browser: Browser, shared_server: Server
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     point = start_point("king", {}, _seat0_plays_in_last_hand, seed=3)
-    context, page = _king_page(browser, shared_server, True, point)
+    context, page, errors = _king_page(browser, shared_server, True, point)
     # Asks first, in words about this game: a bot plays on for you.
     page.get_by_test_id("leave-match").click()
     dialog = page.get_by_test_id("confirm-dialog")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text(PT["king.leave_confirm"])
-    for size in (MOBILE, DESKTOP):
-        page.set_viewport_size(size if size is MOBILE else {"width": 1366, "height": 800})
-        page.screenshot(path=str(SCREENSHOTS / f"leave-{(page.viewport_size or size)['width']}.png"))
+    for size in (MOBILE, LAPTOP):  # leave-<width>.png, copied to docs/screenshots/
+        page.set_viewport_size(size)
+        page.screenshot(path=str(artifacts / f"leave-{size['width']}.png"))
     page.set_viewport_size(MOBILE)
     page.get_by_test_id("confirm-cancel").click()
     expect(page.get_by_test_id("leave-match")).to_be_visible()
@@ -114,5 +118,5 @@ def test_king_leave_the_table_asks_first_then_a_bot_plays_the_seat_to_the_end(
     overlay = page.get_by_test_id("end-overlay")
     expect(overlay.get_by_test_id("placements")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("log")).to_contain_text(PT["event.leave"].replace("{name}", "Ana"))
-    assert context.errors == []  # type: ignore[attr-defined]
+    assert errors == []
     context.close()

@@ -27,8 +27,9 @@ def _king_last_hand(game: Game[Any], state: Any) -> bool:
     return bool(game.view(state, 0)["hand_number"] == 10 and game.awaiting(state) == {0})
 
 
-def _leave_and_play_on(srv: LiveServer, game_name: str, options: dict[str, Any], bots: dict[str, str],
-                       point: dict[str, Any] | None = None) -> None:
+def _leave_and_play_on(
+    srv: LiveServer, game_name: str, options: dict[str, Any], bots: dict[str, str], point: dict[str, Any] | None = None
+) -> None:
     assert Capability.FORFEIT in get_game(game_name).spec.capabilities
     _, (ana, bia) = table(srv, ["Ana", "Bia"], options, bots=bots, game=game_name)
     if point is None:

@@ -27,6 +27,7 @@ PAGES = (
     "/profile",
     "/players/{player_id}",
     "/replay/{match_id}",
+    "/games/{name}/{page}",
 )
 """The client's pages: each serves ``index.html``, the client routes from the path."""
 
