@@ -55,6 +55,8 @@ function ghostOf(node, rect) {
   ghost.classList.remove("fresh", "playable", "selected");
   ghost.classList.add("motion-ghost");
   ghost.setAttribute("aria-hidden", "true");
+  ghost.inert = true; // a copy of a button must not take the focus either
+  if (ghost.matches("button")) ghost.disabled = true;
   ghost.style.setProperty("left", `${rect.left}px`);
   ghost.style.setProperty("top", `${rect.top}px`);
   ghost.style.setProperty("width", `${rect.width}px`);
