@@ -120,3 +120,84 @@ def test_king_leave_the_table_asks_first_then_a_bot_plays_the_seat_to_the_end(
     expect(page.get_by_test_id("log")).to_contain_text(PT["event.leave"].replace("{name}", "Ana"))
     assert errors == []
     context.close()
+
+
+MOTION_BENCH = """async () => {
+  const motion = await import('/static/js/motion.js');
+  const card = (name) => {
+    const b = document.createElement('button');
+    b.className = 'card md';
+    b.dataset.card = name;
+    b.textContent = name;
+    b.style.setProperty('width', '50px');
+    b.style.setProperty('height', '70px');
+    return b;
+  };
+  const root = document.createElement('div');
+  root.style.setProperty('position', 'fixed');
+  root.style.setProperty('inset', '0');
+  root.style.setProperty('z-index', '5000');
+  root.style.setProperty('background', '#063');
+  const seat = document.createElement('div');
+  seat.dataset.seat = '1';
+  seat.textContent = 'Bot';
+  const table = document.createElement('div');
+  table.dataset.motion = 'table';
+  const hand = document.createElement('div');
+  hand.dataset.focusGroup = 'hand';
+  hand.append(card('Ks'), card('2h'));
+  root.append(seat, table, hand);
+  document.body.append(root);
+  const timing = () => document.getAnimations().map((a) => {
+    const t = a.effect.getComputedTiming();
+    return t.delay + t.duration;
+  });
+  const out = {};
+  // 1. Your card goes from the hand to the table; another seat's card comes from its seat.
+  let before = motion.snapshot(root);
+  table.append(hand.querySelector('[data-card=Ks]'), card('9c'));
+  const plays = [{ type: 'play', seat: 0, card: 'Ks' }, { type: 'play', seat: 1, card: '9c' }];
+  out.played = motion.play(root, before, plays);
+  const ghosts = [...document.querySelectorAll('.motion-ghost')];
+  out.ghosts = ghosts.length;
+  out.ghostsTakeNoTaps = ghosts.every((g) => getComputedStyle(g).pointerEvents === 'none' && g.inert);
+  const real = table.querySelector('[data-card=Ks]').getBoundingClientRect();
+  const hit = document.elementFromPoint(real.left + real.width / 2, real.top + real.height / 2);
+  out.tapHitsTheCard = hit && hit.dataset.card === 'Ks' && !hit.classList.contains('motion-ghost');
+  out.longest = Math.max(...timing());
+  document.getAnimations().forEach((a) => a.finish());
+  // 2. The trick is taken by seat 1: what was on the table goes to that seat.
+  before = motion.snapshot(root);
+  table.replaceChildren();
+  out.collected = motion.play(root, before, [{ type: 'trick', winner: 1, points: -20 }]);
+  out.longest = Math.max(out.longest, ...timing());
+  document.getAnimations().forEach((a) => a.finish());
+  // 3. A new hand is dealt: every card comes in, one after the other, all within 300 ms.
+  before = motion.snapshot(root);
+  hand.replaceChildren(...['3c', '4c', '5c', '6c', '7c', '8c', '9d', 'Td', 'Jd', 'Qd', 'Kd', 'Ad', '2s'].map(card));
+  out.dealt = motion.play(root, before, [{ type: 'hand_end' }]);
+  out.longest = Math.max(out.longest, ...timing());
+  document.getAnimations().forEach((a) => a.finish());
+  root.remove();
+  return out;
+}"""
+
+
+def test_motion_moves_cards_to_the_table_and_the_trick_to_its_winner_and_deals_within_300_ms_without_taking_taps(
+    browser: Browser, shared_server: Server
+) -> None:
+    for preference in ("no-preference", "reduce"):
+        context = browser.new_context(viewport=MOBILE, base_url=shared_server.url, reduced_motion=preference)
+        page = context.new_page()
+        page.goto("/rules")
+        page.wait_for_selector("body[data-ready='1']")
+        out = page.evaluate(MOTION_BENCH)
+        if preference == "reduce":
+            assert out["played"] == out["collected"] == out["dealt"] == 0 and out["ghosts"] == 0, out
+        else:
+            assert out["played"] == 2 and out["ghosts"] == 2, out
+            assert out["ghostsTakeNoTaps"] and out["tapHitsTheCard"], out
+            assert out["collected"] == 2, out
+            assert out["dealt"] == 13, out
+            assert 0 < out["longest"] <= 300, out
+        context.close()
