@@ -45,6 +45,8 @@ def test_build_a_deck_save_it_reload_it_and_share_it_by_code(browser: Browser, s
     client = open_client(browser, server.url)
     client.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = client.page
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     _open(page)
     # Inside the shell: the site's header, with its way home and its language switch.
     expect(page.get_by_test_id("nav-home")).to_be_visible()
@@ -132,6 +134,7 @@ def test_build_a_deck_save_it_reload_it_and_share_it_by_code(browser: Browser, s
     expect(page).to_have_url(f"{server.url}/")
     expect(page.get_by_test_id("nickname")).to_be_visible()
     assert client.errors == []
+    assert console == []  # no Content-Security-Policy refusal, no failed request
     client.close()
 
 
