@@ -52,7 +52,8 @@ function ghostOf(node, rect) {
     el.removeAttribute("style");
     el.removeAttribute("tabindex");
   }
-  ghost.classList.remove("fresh", "playable", "selected");
+  // Classes that place or animate a card where the table drew it would pull the copy off its path.
+  ghost.classList.remove("fresh", "playable", "selected", "in-trick");
   ghost.classList.add("motion-ghost");
   ghost.setAttribute("aria-hidden", "true");
   ghost.inert = true; // a copy of a button must not take the focus either
@@ -83,7 +84,7 @@ function travel(node, from, to, duration, delay = 0) {
       { transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${scale})` },
       { transform: "translate(0, 0) scale(1)" },
     ],
-    { duration, delay, easing: EASE, fill: "backwards" },
+    { duration, delay, easing: EASE, fill: "both" },
   );
   removeWhenDone(move, ghost);
   node.animate([{ opacity: 0 }, { opacity: 0, offset: 0.9 }, { opacity: 1 }], { duration: duration + delay });
