@@ -27,6 +27,24 @@ def _king_last_hand(game: Game[Any], state: Any) -> bool:
     return bool(game.view(state, 0)["hand_number"] == 10 and game.awaiting(state) == {0})
 
 
+def _leave(client: Client) -> None:
+    """Leave the table, again at the newer version while bots keep the version moving (a bot may move first).
+
+    Every message after the send is read in order: a bot's move may arrive before the state that carries the leave."""
+    while True:
+        state = client.state
+        assert state is not None and state["seat"] is not None
+        seat = state["seat"]
+        client.send("action", action={"leave": True}, version=state["version"])
+        while True:
+            answer = client.next()
+            if answer["type"] == "state" and {"type": "leave", "seat": seat} in answer["events"]:
+                return
+            if answer["type"] == "error":
+                assert answer["code"] == "action/stale_state", answer
+                break
+
+
 def _leave_and_play_on(
     srv: LiveServer, game_name: str, options: dict[str, Any], bots: dict[str, str], point: dict[str, Any] | None = None
 ) -> None:
@@ -39,14 +57,14 @@ def _leave_and_play_on(
         state = wait_state(ana, lambda m: True)
         bia.wait(lambda m: m["type"] == "state")
     assert state["seat"] == 0
-    version = state["version"]
-    ana.send("action", action={"leave": True}, version=version)
+    _leave(ana)
     left = wait_state(bia, lambda m: any(e["type"] == "leave" for e in m["events"]))
     assert {"type": "leave", "seat": 0} in left["events"]
     assert left["seat_status"][0] == "left"
     assert bia.room is not None and bia.room["match"]["seats"][0]["left"] is True
     # The leaver now watches: no seat, no more moves.
-    watching = wait_state(ana, lambda m: m["seat"] is None)
+    watching = ana.state  # the state that carries the leave
+    assert watching is not None and watching["seat"] is None
     assert ana.error("action", action={"leave": True}, version=watching["version"])["code"] == "room/not_seated"
     # Seat 0's turns are played by a bot until the match ends; Bia plays hers.
     by_bot: list[dict[str, Any]] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,6 @@ PAGES = (
     "/profile",
     "/players/{player_id}",
     "/replay/{match_id}",
-    "/games/{name}/{page}",
 )
 """The client's pages: each serves ``index.html``, the client routes from the path."""
 
@@ -43,6 +43,18 @@ async def page(request: Request) -> Response:
     if index.is_file():
         return FileResponse(index, media_type="text/html")
     return HTMLResponse(PLACEHOLDER)
+
+
+GAME_PAGE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+"""A game's own page in the client (``/games/{name}/{page}``: a deck builder): a plain name, never a file's."""
+
+
+async def game_page(request: Request) -> Response:
+    """A game's own page (its browser module's ``pages``) is the client's page; any other path under a game (a file
+    name, ``/games/x/game.py``) is not found."""
+    if GAME_PAGE.match(request.path_params["page"]) and GAME_PAGE.match(request.path_params["name"]):
+        return await page(request)
+    return await unknown_page(request)
 
 
 async def unknown_page(request: Request) -> Response:
@@ -68,6 +80,7 @@ def api_routes() -> list[Route]:
 def page_routes(static: Path) -> list[Any]:
     """The client's pages and ``/static``."""
     routes: list[Any] = [Route(path, page) for path in PAGES]
+    routes.append(Route("/games/{name}/{page}", game_page))
     if static.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=str(static)), name="static"))
     else:
