@@ -54,8 +54,8 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     assert all(sorted(chosen) != sorted(d["cards"]) for d in POOL["decks"])
     client = open_client(browser, server.url, record_frames=True)
     page = client.page
-    page.goto("/games/guimenon/client/builder.html")
-    page.wait_for_selector("body[data-ready='1']")
+    page.goto("/games/guimenon/decks")
+    page.wait_for_selector("[data-testid=game-page-decks][data-ready='1']")
     for card in chosen:
         page.get_by_test_id(f"builder-pool-{card}").click()
     expect(page.get_by_test_id("builder-status")).to_have_attribute("data-valid", "1")
@@ -102,7 +102,7 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     panel = page.get_by_test_id("seat-setup")
     expect(panel).to_contain_text(PT["setup.title"])
     expect(panel.locator("[data-testid^=gm-setup-ready-]")).to_have_count(len(POOL["decks"]))
-    expect(panel.get_by_test_id("gm-setup-builder")).to_have_attribute("href", "/games/guimenon/client/builder.html")
+    expect(panel.get_by_test_id("gm-setup-builder")).to_have_attribute("href", "/games/guimenon/decks")
     expect(panel.get_by_test_id("setup-ready-0")).to_have_attribute("data-ready", "0")
     expect(panel.get_by_test_id("setup-ready-1")).to_contain_text(PT["setup.bot"])
     # A ready deck first, then the saved one: the choice moves, and the seat is marked ready.

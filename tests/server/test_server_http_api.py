@@ -141,7 +141,7 @@ def test_client_routes_serve_the_single_page(tmp_path: Path) -> None:
     (static / "index.html").write_text("<!doctype html><title>mesa</title>", encoding="utf-8")
     (static / "app.js").write_text("export const x = 1;", encoding="utf-8")
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", static_dir=static) as srv:
-        for path in ("/", "/room/abc", "/invite/tok", "/rules/7letras"):
+        for path in ("/", "/room/abc", "/invite/tok", "/rules/7letras", "/games/guimenon/decks"):
             response = srv.http.get(path)
             assert response.status_code == 200
             assert "<title>mesa</title>" in response.text
@@ -151,6 +151,10 @@ def test_client_routes_serve_the_single_page(tmp_path: Path) -> None:
             assert "<title>mesa</title>" in response.text
         assert srv.http.get("/static/app.js").text == "export const x = 1;"
         assert srv.http.get("/static/missing.js").status_code == 404
+        # A game's own page is the single page too; its module's files are still its own (issue 22: the builder's
+        # old address sends to its page in the shell).
+        assert srv.http.get("/games/guimenon/client/builder.js").headers["content-type"].startswith("text/javascript")
+        assert "url=/games/guimenon/decks" in srv.http.get("/games/guimenon/client/builder.html").text
 
 
 def test_placeholder_page_without_the_client_folder(tmp_path: Path) -> None:

@@ -140,8 +140,32 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.load": "Abrir",
         "guimenon.builder.delete": "Apagar",
         "guimenon.builder.code": "Código para compartilhar",
-        "guimenon.builder.import": "Importar código",
-        "guimenon.builder.bad_code": "Código inválido.",
+        "guimenon.builder.import": "Abrir código",
+        "guimenon.builder.bad_code": (
+            "Esse código não abre um deck: confira se copiou o código inteiro (ele começa "
+            "com G2-). Seu deck continua como estava."
+        ),
+        "guimenon.builder.no_code": "Cole um código de deck na caixa acima (ele começa com G2-).",
+        "guimenon.builder.import_label": "Código de um deck que compartilharam com você",
+        "guimenon.builder.imported": "Deck aberto: {count} cartas.",
+        "guimenon.builder.copy": "Copiar código",
+        "guimenon.builder.copied": "Código copiado!",
+        "guimenon.builder.copy_failed": "Não deu para copiar; selecione o código e copie.",
+        "guimenon.builder.saved_ok": "Deck guardado: {name} ({count} cartas).",
+        "guimenon.builder.saving_as": "Seus decks ficam guardados como {name}.",
+        "guimenon.builder.deleted": "Deck apagado: {name}.",
+        "guimenon.builder.load_named": "Abrir {name}",
+        "guimenon.builder.delete_named": "Apagar {name}",
+        "guimenon.builder.add_card": "toque numa carta para pô-la no deck",
+        "guimenon.builder.remove_card": "toque numa carta para tirá-la do deck",
+        "guimenon.builder.empty": "Seu deck está vazio: toque nas cartas abaixo, ou comece de um deck pronto.",
+        "guimenon.builder.pick_ready": "Escolher…",
+        "guimenon.builder.rules": "Regras do Guimenon",
+        "guimenon.builder.intro": (
+            "Monte um deck de pelo menos 12 cartas, uma de cada. Guarde para escolher na mesa, "
+            "ou compartilhe pelo código."
+        ),
+        "guimenon.builder.no_pool": "Não deu para carregar as cartas. Recarregue a página.",
         "guimenon.builder.start_from": "Começar de um deck pronto",
         "guimenon.kind.ser": "Ser",
         "guimenon.kind.item": "Item",
@@ -169,6 +193,11 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.end.locations": "{name} venceu controlando {n} dos 3 Locais.",
         "guimenon.end.stars": "{name} venceu pelo total de Estrelas ({mine}★ a {theirs}★): ninguém controlou 2 Locais.",
         "guimenon.end.draw": "Empate: ninguém controlou 2 Locais e as Estrelas somaram {stars}★ para cada lado.",
+        "guimenon.leave": "Sair da mesa",
+        "guimenon.leave_confirm": (
+            "Sair da mesa? Um bot joga no seu lugar até o fim da partida, e você passa a "
+            "assistir. Você não volta a este lugar nesta partida."
+        ),
     },
     "en": {
         "game.guimenon.title": "Guimenon TCG",
@@ -215,8 +244,32 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.load": "Open",
         "guimenon.builder.delete": "Delete",
         "guimenon.builder.code": "Code to share",
-        "guimenon.builder.import": "Import code",
-        "guimenon.builder.bad_code": "Not a valid code.",
+        "guimenon.builder.import": "Open code",
+        "guimenon.builder.bad_code": (
+            "That code does not open a deck: check that you copied all of it (it starts "
+            "with G2-). Your deck is as it was."
+        ),
+        "guimenon.builder.no_code": "Paste a deck code in the box above (it starts with G2-).",
+        "guimenon.builder.import_label": "Code of a deck someone shared with you",
+        "guimenon.builder.imported": "Deck opened: {count} cards.",
+        "guimenon.builder.copy": "Copy code",
+        "guimenon.builder.copied": "Code copied!",
+        "guimenon.builder.copy_failed": "Could not copy; select the code and copy it.",
+        "guimenon.builder.saved_ok": "Deck saved: {name} ({count} cards).",
+        "guimenon.builder.saving_as": "Your decks are kept as {name}.",
+        "guimenon.builder.deleted": "Deck deleted: {name}.",
+        "guimenon.builder.load_named": "Open {name}",
+        "guimenon.builder.delete_named": "Delete {name}",
+        "guimenon.builder.add_card": "tap a card to put it in the deck",
+        "guimenon.builder.remove_card": "tap a card to take it out of the deck",
+        "guimenon.builder.empty": "Your deck is empty: tap the cards below, or start from a ready deck.",
+        "guimenon.builder.pick_ready": "Choose…",
+        "guimenon.builder.rules": "Guimenon rules",
+        "guimenon.builder.intro": (
+            "Build a deck of at least 12 cards, one of each. Save it to pick it at the table, "
+            "or share it by its code."
+        ),
+        "guimenon.builder.no_pool": "The cards could not be loaded. Reload the page.",
         "guimenon.builder.start_from": "Start from a ready deck",
         "guimenon.kind.ser": "Being",
         "guimenon.kind.item": "Item",
@@ -244,6 +297,11 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.end.locations": "{name} won by controlling {n} of the 3 Locations.",
         "guimenon.end.stars": "{name} won on total Stars ({mine}★ to {theirs}★): nobody controlled 2 Locations.",
         "guimenon.end.draw": "A draw: nobody controlled 2 Locations and each side's Stars came to {stars}★.",
+        "guimenon.leave": "Leave the table",
+        "guimenon.leave_confirm": (
+            "Leave the table? A bot plays your seat until the end of the match, and you watch "
+            "from then on. You cannot take this seat back in this match."
+        ),
     },
 }
 

@@ -98,7 +98,7 @@ SPEC = GameSpec(
     ),
     seats_option=None,
     turns=Turns.SIMULTANEOUS,
-    capabilities=frozenset({Capability.SEAT_SETUP, Capability.PLAYER_DATA}),
+    capabilities=frozenset({Capability.SEAT_SETUP, Capability.PLAYER_DATA, Capability.FORFEIT}),
     bot_levels=("easy", "normal", "hard"),
 )
 
@@ -301,6 +301,19 @@ class Guimenon(Game[GState]):
             st.over = True
             return
         self._start_turn(st)
+
+    # ================================================================= leaving the table
+    def forfeit(self, state: GState, seat: Seat) -> list[Event]:
+        """The seat's player leaves the table: a bot plays the seat for the rest of the match, which goes on
+        unchanged (Guimenon has no conceding)."""
+        check_seat(seat, SEATS)
+        if state.left[seat]:
+            raise _bad(f"seat {seat} has already left the table", "action/already_left")
+        state.left[seat] = True
+        return [{"type": "leave", "seat": seat}]
+
+    def stand_in_seats(self, state: GState) -> frozenset[Seat]:
+        return frozenset(s for s in range(SEATS) if state.left[s])
 
     # ================================================================= playing
     def awaiting(self, state: GState) -> frozenset[Seat]:

@@ -128,6 +128,8 @@ class GState:
     drawn: list[list[int]] = field(default_factory=lambda: [[], []])
     """Every card each seat held at some point (opening hand and draws)."""
     result: dict[str, Any] | None = None
+    left: list[bool] = field(default_factory=lambda: [False, False])
+    """Per seat: its player left the table (capability ``forfeit``); a bot plays the seat to the end."""
 
     def _records_copy(self) -> list[TurnRecord]:
         """Finished turns are never changed again and are shared; the current one is copied."""
@@ -184,4 +186,5 @@ class GState:
             played=[p[:] for p in self.played],
             drawn=[d[:] for d in self.drawn],
             result=self.result,
+            left=self.left[:],
         )

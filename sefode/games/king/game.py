@@ -18,6 +18,7 @@ from typing import Any
 from sefode.bots.knowledge import BotKnowledge
 from sefode.engine import (
     Action,
+    Capability,
     Event,
     Game,
     GameSpec,
@@ -94,6 +95,7 @@ SPEC = GameSpec(
     ),
     seats_option=None,
     summary=("order",),
+    capabilities=frozenset({Capability.FORFEIT}),
 )
 
 # What each link of a chain means, for the refusal message and the table's "why is this card dimmed".
@@ -480,6 +482,19 @@ class King(Game[KingState]):
             return
         self._start_hand(st, events)
 
+    # ================================================================= leaving the table
+    def forfeit(self, state: KingState, seat: Seat) -> list[Event]:
+        """The seat's player leaves the table: a bot plays the seat for the rest of the match, which goes on
+        unchanged (its points still count; King has no conceding)."""
+        check_seat(seat, SEATS)
+        if state.left[seat]:
+            raise _bad(f"seat {seat} has already left the table", "action/already_left")
+        state.left[seat] = True
+        return [{"type": "leave", "seat": seat}]
+
+    def stand_in_seats(self, state: KingState) -> frozenset[Seat]:
+        return frozenset(s for s in range(SEATS) if state.left[s])
+
     # ================================================================= outcome
     def outcome(self, state: KingState) -> Outcome | None:
         if state.placements is None:
@@ -697,6 +712,7 @@ class King(Game[KingState]):
             records=st.records[:],
             log=st.log[:],
             placements=None if st.placements is None else st.placements[:],
+            left=st.left[:],
         )
 
     def infoset_key(self, state: KingState, seat: Seat) -> Hashable:

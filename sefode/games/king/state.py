@@ -91,3 +91,5 @@ class KingState:
     records: list[HandRecord] = field(default_factory=list)
     log: list[tuple[int, int]] = field(default_factory=list)
     placements: list[int] | None = None
+    left: list[bool] = field(default_factory=lambda: [False] * 4)
+    """Per seat: its player left the table (capability ``forfeit``); a bot plays the seat to the end."""

@@ -31,6 +31,7 @@ from sefode.bots.knowledge import BotKnowledge
 from sefode.cards import CardError, standard_code
 from sefode.engine import (
     Action,
+    Capability,
     Event,
     Game,
     GameSpec,
@@ -86,6 +87,7 @@ SPEC = GameSpec(
     ),
     seats_option="players",
     summary=("players", "jokers"),
+    capabilities=frozenset({Capability.FORFEIT}),
 )
 
 _NOBODY: frozenset[Seat] = frozenset()
@@ -244,6 +246,23 @@ class Trash(Game[TrashState]):
 
     def seats(self, state: TrashState) -> int:
         return state.n
+
+    # ================================================================= leaving the table
+    def forfeit(self, state: TrashState, seat: Seat) -> list[Event]:
+        """The seat's player leaves the table: a bot plays the seat for the rest of the match, which goes on
+        unchanged (One Man's Trash has no conceding). A seat already out has nothing left to hand over."""
+        check_seat(seat, state.n)
+        if not state.left:
+            state.left = [False] * state.n
+        if state.left[seat]:
+            raise _bad(f"seat {seat} has already left the table", "action/already_left")
+        if not state.alive[seat]:
+            raise _bad(f"seat {seat} is out of the match", "action/out")
+        state.left[seat] = True
+        return [{"type": "leave", "seat": seat}]
+
+    def stand_in_seats(self, state: TrashState) -> frozenset[Seat]:
+        return frozenset(s for s, gone in enumerate(state.left) if gone and state.alive[s])
 
     # ================================================================= turns
     def awaiting(self, state: TrashState) -> frozenset[Seat]:
@@ -748,6 +767,7 @@ class Trash(Game[TrashState]):
             winner=st.winner,
             reason=st.reason,
             placements=None if st.placements is None else st.placements[:],
+            left=st.left[:],
         )
 
     def infoset_key(self, state: TrashState, seat: Seat) -> Hashable:

@@ -55,6 +55,8 @@ class TrashState:
     reason: str = ""
     """How the match ended: ``win``, ``last_player`` or ``turn_limit``."""
     placements: list[int] | None = None
+    left: list[bool] = field(default_factory=list)
+    """Per seat: its player left the table (capability ``forfeit``); a bot plays the seat to the end."""
 
     @property
     def over(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,18 @@ async def page(request: Request) -> Response:
     return HTMLResponse(PLACEHOLDER)
 
 
+GAME_PAGE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+"""A game's own page in the client (``/games/{name}/{page}``: a deck builder): a plain name, never a file's."""
+
+
+async def game_page(request: Request) -> Response:
+    """A game's own page (its browser module's ``pages``) is the client's page; any other path under a game (a file
+    name, ``/games/x/game.py``) is not found."""
+    if GAME_PAGE.match(request.path_params["page"]) and GAME_PAGE.match(request.path_params["name"]):
+        return await page(request)
+    return await unknown_page(request)
+
+
 async def unknown_page(request: Request) -> Response:
     """Any other path: the client's page with status 404, so it shows its "page not found" screen in the page's
     language with a link home (a plain-text "Not Found" helps nobody)."""
@@ -67,6 +80,7 @@ def api_routes() -> list[Route]:
 def page_routes(static: Path) -> list[Any]:
     """The client's pages and ``/static``."""
     routes: list[Any] = [Route(path, page) for path in PAGES]
+    routes.append(Route("/games/{name}/{page}", game_page))
     if static.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=str(static)), name="static"))
     else:

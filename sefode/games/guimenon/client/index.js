@@ -183,7 +183,7 @@ export function renderTable(ctx) {
       t("guimenon.hand_deck").replace("{hand}", view.hand_counts[other]).replace("{deck}", view.deck_counts[other]) +
       (view.confirmed[other] ? " ✔" : "") }));
 
-  const board = h("div", { class: "gm-board", testid: "gm-board", "data-focus-group": "board", tabindex: "-1", role: "group", "aria-label": t("guimenon.board") });
+  const board = h("div", { class: "gm-board", testid: "gm-board", "data-motion": "table", "data-focus-group": "board", tabindex: "-1", role: "group", "aria-label": t("guimenon.board") });
   for (let li = 0; li < 3; li++) {
     const info = view.locations[li];
     const cell = view.board[li];
@@ -405,6 +405,18 @@ const sameDeck = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === 
 
 /** Before the match: pick a ready deck (room.setup.choices) or one of your saved decks (the platform's player data,
  * the deck builder's), with a link to the builder. ctx: {room, value (your choice), sendSetup, memory, redraw}. */
+/** The game's own pages in the shell (docs/client-modules.md): the deck builder at /games/guimenon/decks. */
+export const pages = {
+  decks: {
+    title: "guimenon.builder.title",
+    render: async (ctx) => {
+      style();
+      const builder = await import("./builder.js");
+      await builder.renderBuilder(ctx);
+    },
+  },
+};
+
 export function renderSetup(ctx) {
   style();
   const memory = ctx.memory;
@@ -432,9 +444,9 @@ export function renderSetup(ctx) {
           testid: `gm-setup-saved-${item.key}`, onclick: () => ctx.sendSetup(deck.cards) },
           h("b", { text: `${deck.name} (${(deck.cards || []).length})` }));
       }) : h("span", { class: "muted", testid: "gm-setup-none", text: t("guimenon.setup.none_saved") }));
-  const builder = `/games/guimenon/client/builder.html${currentLang() === "en" ? "?lang=en" : ""}`;
+  const builder = "/games/guimenon/decks";
   return h("div", { class: "gm-setup", testid: "gm-setup" },
     h("h4", { text: t("guimenon.setup.ready_decks") }), ready,
     h("h4", { text: t("guimenon.setup.saved_decks") }), saved,
-    h("a", { class: "button", href: builder, testid: "gm-setup-builder" }, t("guimenon.setup.build")));
+    h("a", { class: "button", href: builder, "data-link": true, testid: "gm-setup-builder" }, t("guimenon.setup.build")));
 }

@@ -246,7 +246,7 @@ export function renderTable(ctx) {
   const base = mySeat ?? 0;
   const paused = Boolean(room && room.status === "paused");
   const seats = [0, 1, 2, 3].map((s) => seatBox(ctx, view, s, base, mySeat));
-  const centre = h("div", { class: "trick-area", testid: "trick-area" }, trickCards(view.trick, base));
+  const centre = h("div", { class: "trick-area", testid: "trick-area", "data-motion": "table" }, trickCards(view.trick, base));
   let turnText = "";
   if (view.phase === "over") turnText = t("table.match_over");
   else if (paused) turnText = t("table.paused");

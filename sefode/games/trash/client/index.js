@@ -131,6 +131,7 @@ function board(ctx, view, legal, selection) {
         type: "button",
         class: `trash-draw ${draw ? "legal" : "off"}`,
         testid: "draw-pile",
+        "data-motion": "deck",
         "data-legal": draw ? "1" : "0",
         "aria-disabled": draw ? "false" : "true",
         title: view.draw_size ? t("trash.draw_pile") : t("trash.draw_empty"),
@@ -190,7 +191,7 @@ function board(ctx, view, legal, selection) {
       h("span", { class: "label" }, t("trash.new_pile")),
     ),
   );
-  return h("div", { class: "trash-board", testid: "trash-board", "data-focus-group": "piles", role: "group", "aria-label": t("trash.piles") }, items);
+  return h("div", { class: "trash-board", testid: "trash-board", "data-motion": "table", "data-focus-group": "piles", role: "group", "aria-label": t("trash.piles") }, items);
 }
 
 function myHand(ctx, view, selection) {
@@ -384,4 +385,10 @@ export function renderReplay(rctx) {
   else if (report.over) meta.push(tg(GAME, "trash.no_winner", {}));
   meta.push(t("trash.turns", { n: report.turns || 0, limit: 100 }));
   return { element, meta, hands: 0 };
+}
+
+/** Leaving the table (a bot plays on for you) is offered while your seat is still in the match. */
+export function offers(ctx) {
+  const inMatch = ctx.view && Array.isArray(ctx.view.in) && ctx.seated ? Boolean(ctx.view.in[ctx.seat]) : false;
+  return { leave: Boolean(ctx.seated && !ctx.over && inMatch) };
 }

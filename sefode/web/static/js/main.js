@@ -1,5 +1,5 @@
 // Entry point: translations, session, and a small router over the client routes
-// (/, /room/{id}, /invite/{token}, /rules/{variant}).
+// (/, /room/{id}, /invite/{token}, /rules/{variant}, a game's own pages at /games/{game}/{page}).
 import { currentPlayer, loadSession } from "./api.js";
 import { clear } from "./dom.js";
 import { initI18n, t, toggleLang, translateTree } from "./i18n.js";
@@ -12,6 +12,7 @@ import { renderLeaderboard } from "./leaderboard.js";
 import { renderProfile } from "./profile.js";
 import { renderReplay } from "./replay.js";
 import { renderNotFound } from "./notfound.js";
+import { renderGamePage } from "./gamepage.js";
 
 let cleanup = null;
 
@@ -47,6 +48,7 @@ async function route() {
   else if (path === "/profile") await renderProfile(ctx, null);
   else if ((m = /^\/players\/([^/]+)$/.exec(path))) await renderProfile(ctx, decodeURIComponent(m[1]));
   else if ((m = /^\/replay\/([^/]+)$/.exec(path))) await renderReplay(ctx, decodeURIComponent(m[1]));
+  else if ((m = /^\/games\/([^/]+)\/([^/]+)$/.exec(path))) await renderGamePage(ctx, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
   else if (path === "/") await renderHome(ctx);
   else renderNotFound(ctx);
   refreshHeader();

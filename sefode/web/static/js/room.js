@@ -5,7 +5,7 @@
 // is docs/client-modules.md; this file names no game.
 import { api, currentPlayer, ensureSession, forgetSession, getToken, loadSession, savedName } from "./api.js";
 import { banner, confirmDialog, h, toast } from "./dom.js";
-import { currentLang, errorText, setActiveGame, t, tn } from "./i18n.js";
+import { currentLang, errorText, hasKey, setActiveGame, t, tn } from "./i18n.js";
 import { gameModule, gameSpec, matchTitle, optionSummary, rulesPage } from "./games.js";
 import * as generic from "./generic.js";
 import { botLabel, botMark, clockEl, deadlineOf, placeBadge, seatInfo, seatName, teamBadge, teamOf, tickClocks } from "./seats.js";
@@ -22,6 +22,7 @@ import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
 import { createGroupScore } from "./groupscore.js";
+import * as motion from "./motion.js";
 
 const DEFAULT_LEVELS = ["easy", "normal", "hard"];
 
@@ -468,9 +469,13 @@ export async function renderRoom(ctx, roomId) {
       // The turn timer at the decision: the module may place ctx.timer() itself; else it sits above the controls.
       const timer = deadline && !table.querySelector("[data-testid=turn-timer]") ? turnTimer(deadline) : null;
       const tip = gctx.over ? null : coach.panel(rs.spec && rs.spec.name);
+      // Motion (motion.js): the table as it was, then the moves to the table as it is, for the states since.
+      const before = rs.motionEvents && rs.motionEvents.length ? motion.snapshot(main.querySelector("[data-testid=table]")) : null;
       main.replaceChildren(table, ...(timer ? [timer] : []), ...(tip ? [tip] : []), social.bar({ seated: seatedHere() }), controls(gctx));
       page.classList.add("playing");
       restoreFocus(focus, gctx);
+      if (before && rs.motionEvents.length) motion.play(table, before, rs.motionEvents);
+      rs.motionEvents = [];
     } else {
       page.classList.remove("playing");
       const focus = document.activeElement && main.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
@@ -652,10 +657,14 @@ export async function renderRoom(ctx, roomId) {
             class: "danger",
             testid: "leave-match",
             onclick: async () => {
-              if (await confirmDialog(t("controls.leave_confirm"))) send({ type: "action", action: { leave: true }, version: version() });
+              // A game says what leaving means at its table (`<game>.leave_confirm`): a bot plays on for you in
+              // King, One Man's Trash and Guimenon; the Se Fode family's leave forfeits.
+              const own = `${rs.spec.name}.leave_confirm`;
+              const text = hasKey(own, rs.spec.name) ? t(own) : t("controls.leave_confirm");
+              if (await confirmDialog(text)) send({ type: "action", action: { leave: true }, version: version() });
             },
           },
-          t("controls.leave"),
+          hasKey(`${rs.spec.name}.leave`, rs.spec.name) ? t(`${rs.spec.name}.leave`) : t("controls.leave"),
         ),
       );
     }
@@ -1031,6 +1040,9 @@ export async function renderRoom(ctx, roomId) {
     if (fresh && msg.match_id !== rs.lastMatchId) rs.matchEnd = null;
     rs.lastMatchId = msg.match_id;
     rs.state = msg;
+    // A new match, or a resync after a reconnection (no events), is drawn as it is; moves are for new events.
+    if (fresh) rs.motionEvents = null;
+    else if (msg.events && msg.events.length) rs.motionEvents = [...(rs.motionEvents || []), ...msg.events];
     const coachSeat = msg.seat ?? null;
     coach.onState(msg, coachSeat, soloFor(coachSeat));
     if (!rs.mod) return;
