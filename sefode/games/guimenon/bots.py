@@ -9,7 +9,10 @@ taken back, so no bot can see them even by mistake.
   reveal with the real engine (so every ability, synergy and Location ability counts), and the board
   that results is scored by the chance of winning 2 of the 3 Locations (each Location's Star margin
   through a logistic curve whose width grows with the turns left). It keeps adding the placement that
-  raises that chance most, per Moon spent, while one does.
+  raises that chance most, per Moon spent, while one does. Its last turn (turn 6, :func:`last_turn_plan`) is
+  weighed instead against modelled replies of the other seat (its likely plays from its hand and Moon, in this
+  determinization and fresh ones), scoring the finished match as win, draw or loss with ties broken on the Star
+  margin: Moon is worth nothing afterwards, so it never confirms with nothing placed while a card improves that.
 * **hard** searches the simultaneous turn: it builds candidate plans for its whole turn (the normal
   plan, noisy variants, single placements, passing), then, over many determinizations of the other
   seat's hidden cards, meets each plan with the other seat's own normal plan in that determinization

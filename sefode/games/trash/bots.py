@@ -19,6 +19,8 @@ close to four of a kind needs (a Collector put on a pile, or its top card change
   the normal policy on their resampled hands. Rollouts play the normal scoring (threats and the exact value of a
   draw included) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
   Determinizations are weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
+  Before searching it takes a win in hand, and blocks another seat's shown or inferred four of a kind when a pile
+  they fit is open (:func:`block_known_win`).
 """
 
 from __future__ import annotations
