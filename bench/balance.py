@@ -356,6 +356,14 @@ CHANGES = [
     "9. The next run put Garden at 69% (hard): Mother Tree 5→4★, Gossip Mushroom 2→1★; 40 hard matches per pair",
     "   from here on. Two runs of that same set gave Garden 51% and 60% (hard): with a time budget the hard bot's",
     "   strength moved with the machine's load, so hard self-play is now bounded by determinizations instead.",
+    "10. Issue 27 (2026-12-02): the rulings of §4.9 (more Locations controlled wins outright) and §4.10 (a card the",
+    "   Restless Gate moves before its On Reveal is greeted by its new Location), and the normal bot's last turn",
+    "   (weighed against the other seat's likely reply, ties broken on the Star margin; before, it confirmed turn 6",
+    "   with nothing placed in 138 of 240 seats while a card could be placed). Before that, Mother Tree 84.6% when",
+    "   played (191 times), Eclipse 74.5%, Gentle Leviathan 72.6%, Red Comet and Living Void 68.7%: the normal bot",
+    '   played them on turn 6 only when one card alone turned the result, so "won when played" was mostly selection.',
+    "   With the last turn played, those cards are played about as often as drawn and none is above 65% (Mother Tree",
+    "   64.2% played, 59.8% drawn); no card data was changed.",
     "",
 ]
 

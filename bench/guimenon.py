@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/guimenon.py speed --playouts 3000
     .venv/bin/python bench/guimenon.py arena --matches 400 --matches-hard 100 --think-ms 200
+    .venv/bin/python bench/guimenon.py last-turn --matches 60 [--before]
 
 ``speed`` times whole random matches (easy-bot turns: random cards at random revealed Locations, no
 take-backs) from a fresh match, two ways: the search path (a clone of the fresh match with the turn
@@ -11,6 +12,11 @@ It prints the median and the playouts per second.
 ``arena`` plays the targets with duplicate seating (every deal twice, seats and the decks that go with
 them swapped): normal vs easy (target >= 65%) and hard vs normal (target >= 60%). A drawn match counts
 half to each side in the score; par is 50%.
+
+``last-turn`` (issue 27) plays normal against normal (random ready decks, seeds ``seed`` to ``seed + matches - 1``)
+and counts the seats that confirmed turn 6 with nothing placed while they could have placed a card, and how many
+of those did not win. ``--before`` gives both seats the turn-6 policy of before issue 27 (the greedy turn of the
+other turns, which scores a finished match only as win, draw or loss), to measure the change on the same deals.
 """
 
 from __future__ import annotations
@@ -27,9 +33,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sefode.arena import MatchPlan, plan_matches, play_match, wilson_interval
+from sefode.bots.base import Seen
+from sefode.bots.players import make_player
 from sefode.engine import get_game
 from sefode.games.guimenon import Guimenon
+from sefode.games.guimenon import bots as guimenon_bots
 from sefode.games.guimenon.bots import hooks_of, random_turn_action
+from sefode.games.guimenon.game import CONFIRM, PLACE, TAKE_BACK
 
 GAME = Guimenon()
 
@@ -101,6 +111,40 @@ def arena(kinds: list[str], matches: int, seed: int, think_ms: float) -> dict[st
     }
 
 
+def last_turn(matches: int, seed: int, before: bool) -> dict[str, Any]:
+    if before:
+        guimenon_bots.last_turn_plan = guimenon_bots.greedy_plan
+    passed = passed_not_won = 0
+    t0 = time.perf_counter()
+    for m in range(matches):
+        st = GAME.new_match({}, seed + m)
+        players = [make_player("normal", seed * 1_000_003 + m * 16 + i) for i in range(2)]
+        could = [False, False]
+        while GAME.awaiting(st):
+            for s in sorted(GAME.awaiting(st)):
+                while s in GAME.awaiting(st):
+                    legal = GAME.legal_actions(st, s)
+                    action = players[s].choose(Seen(GAME, st, s))
+                    if st.turn == 6 and action == CONFIRM and not st.pending[s]:
+                        could[s] = any(PLACE <= a < TAKE_BACK for a in legal)
+                    GAME.apply(st, s, action)
+        outcome = GAME.outcome(st)
+        assert outcome is not None
+        for s in (0, 1):
+            won = outcome.placements[s] < outcome.placements[1 - s]
+            if could[s]:
+                passed += 1
+                passed_not_won += not won
+    return {
+        "policy": "before" if before else "after",
+        "matches": matches,
+        "seats": 2 * matches,
+        "passed_turn_6_holding_a_playable_card": passed,
+        "of_which_did_not_win": passed_not_won,
+        "elapsed_s": round(time.perf_counter() - t0, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
@@ -113,7 +157,14 @@ def main() -> None:
     ar.add_argument("--think-ms", type=float, default=200.0)
     ar.add_argument("--seed", type=int, default=1)
     ar.add_argument("--only", choices=["normal", "hard"], default=None)
+    lt = sub.add_parser("last-turn")
+    lt.add_argument("--matches", type=int, default=60)
+    lt.add_argument("--seed", type=int, default=1)
+    lt.add_argument("--before", action="store_true")
     args = parser.parse_args()
+    if args.what == "last-turn":
+        print(json.dumps(last_turn(args.matches, args.seed, args.before)))
+        return
     if args.what == "speed":
         print(json.dumps(speed(args.playouts, args.seed)))
         return

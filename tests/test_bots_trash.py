@@ -3,15 +3,18 @@ seat's information set alone."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 from sefode.bots.base import Player, Seen
 from sefode.bots.levels import HardPlayer
 from sefode.bots.players import make_player
 from sefode.cards import standard_code
 from sefode.games.trash import Trash, TrashState
-from sefode.games.trash.bots import TrashHooks, last_draw_tops, searcher
-from sefode.games.trash.rules import DRAW
+from sefode.games.trash.bots import TrashHooks, block_known_win, known_near_wins, last_draw_tops, searcher
+from sefode.games.trash.rules import COLLECT, DRAW, rank_of
+from sefode.history import replay
 
 GAME = Trash()
 
@@ -149,3 +152,56 @@ def test_near_the_turn_limit_the_search_counts_no_one_winning_as_a_loss_that_gro
     assert shares[0] > shares[1] > shares[2] > 0.0
     assert shares[2] < 0.5  # at the limit a stalemate is nearly certain: the seats' hands are worth far less
     assert TrashHooks(late=0).rewards(st, st) == early  # late=0: the fixed tenth to the end
+
+
+# ------------------------------------------------------------------ a known near-win (issue 27)
+MATCH3 = Path(__file__).resolve().parents[1] / "bench" / "trash_solo" / "match3.json"
+
+
+def match3_at(n: int) -> TrashState:
+    """The third recorded solo match restored from its history up to ``n`` actions."""
+    history = json.loads(MATCH3.read_text())
+    history["actions"] = history["actions"][:n]
+    done = replay(history)
+    assert done.error is None
+    state: TrashState = done.state
+    return state
+
+
+def test_hard_bot_blocks_a_known_win_match3_action_99() -> None:
+    """Issue 27: at action 99 of `bench/trash_solo/match3.json` seat 2 (hard) holds both Collectors; seat 1 holds four
+    cards, the 4c and 4d known (it collected them) and just shed its last other card: four 4s, with one pile to win on
+    (the 5d on top of pile 4). The hard bot takes that pile away (it drew, and seat 1 won at its next turn)."""
+    st = match3_at(99)
+    seat = st.turn
+    assert seat == 2 and sum(c in st.collectors for c in st.hands[2]) == 2
+    assert known_near_wins(st, 2) == [(1, rank_of(standard_code("4c")))]
+    action = HardPlayer(7, think_ms=1e7, max_iterations=25).choose(Seen(GAME, st, seat))
+    assert action == COLLECT + 4, "it collects the winner's only pile"
+    GAME.apply(st, seat, action)
+    assert not [i for i, p in enumerate(st.piles) if p[-1] not in st.collectors and
+                rank_of(p[-1]) in (rank_of(standard_code("3c")), rank_of(standard_code("5c")))], "no pile left for 4s"
+
+
+def test_a_near_win_is_inferred_only_from_what_the_table_shows() -> None:
+    """Four known cards of one rank are shown; two known and a trash that left exactly four are inferred; the same
+    hand after a draw, or with a missing card in sight, is not a known near-win."""
+    st = match3_at(99)
+    assert (1, 3) in known_near_wins(st, 2) and (1, 3) in known_near_wins(st, 0)
+    drew = match3_at(99)
+    drew.log[-1] = (1, DRAW)
+    assert known_near_wins(drew, 2) == [], "after a draw the two hidden cards could be anything"
+    seen = match3_at(99)
+    seen.piles[0].append(standard_code("4h"))
+    seen.hands[1].remove(standard_code("4h"))
+    seen.hands[1].append(standard_code("9s"))
+    assert known_near_wins(seen, 2) == [], "the 4h is on a pile: seat 1 cannot hold four 4s"
+    shown = match3_at(99)
+    shown.known[1] = sorted(shown.hands[1])
+    shown.log[-1] = (1, DRAW)
+    assert known_near_wins(shown, 2) == [(1, 3)], "all four taken from the table: shown"
+
+
+def test_without_a_known_win_the_block_leaves_the_decision_to_the_search() -> None:
+    st = match3_at(96)
+    assert block_known_win(st, st.turn, GAME.legal_actions(st, st.turn)) is None

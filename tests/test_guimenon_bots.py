@@ -10,10 +10,18 @@ import pytest
 
 from sefode.bots.base import Seen
 from sefode.bots.players import make_player
-from sefode.games.guimenon.bots import GuimenonHooks, greedy_plan, hooks_of, win_chance
+from sefode.games.guimenon.bots import (
+    MARGIN_WEIGHT,
+    GuimenonHooks,
+    final_value,
+    greedy_plan,
+    hooks_of,
+    last_turn_plan,
+    win_chance,
+)
 from sefode.games.guimenon.game import CONFIRM, PLACE, TAKE_BACK, Guimenon
 from sefode.games.guimenon.rules import CARDSET
-from sefode.games.guimenon.state import GState
+from sefode.games.guimenon.state import TURNS, GState
 
 G = Guimenon()
 
@@ -106,3 +114,56 @@ def test_hard_plan_is_made_once_per_turn_then_played_step_by_step() -> None:
         steps.append(action)
         G.apply(st, 0, action)
     assert steps[-1] == CONFIRM and len(hooks._plans) == 1
+
+
+# ------------------------------------------------------------------------------------------- the last turn
+def test_normal_bot_plays_its_last_turn_seed_202_arvore_mae() -> None:
+    """Issue 27: seed 202, normal with `jardim-paciente` against hard with `veu-de-sombras`. On turn 6 normal holds
+    the Mother Tree with 6 Moon; weighed against the other seat's likely reply it plays it (it used to play the
+    Thornbush alone, or nothing, and lose)."""
+    st = G.new_match({"deck_0": "jardim-paciente", "deck_1": "veu-de-sombras"}, 202)
+    players = [make_player("normal", 202), make_player("hard", 203)]
+    mother = CARDSET.by_id["arvore-mae"].index
+    placed: list[int] = []
+    while G.awaiting(st):
+        for seat in sorted(G.awaiting(st)):
+            if st.turn == TURNS and seat == 0 and not placed and not st.pending[0]:
+                assert mother in st.hand[0] and st.moon[0] == 6, "the position of the issue"
+            while seat in G.awaiting(st):
+                action = players[seat].choose(Seen(G, st, seat))
+                if st.turn == TURNS and seat == 0 and PLACE <= action < TAKE_BACK:
+                    placed.append((action - PLACE) // 3)
+                G.apply(st, seat, action)
+    assert mother in placed, "it plays the Mother Tree on its last turn"
+    outcome = G.outcome(st)
+    assert outcome is not None and outcome.placements == (1, 2), "and wins"
+
+
+def test_normal_bot_never_passes_its_last_turn_with_a_card_that_improves_the_result() -> None:
+    """On turn 6 a card that changes no Location still counts: ties between results are broken on the Star margin,
+    so an affordable card that adds Stars is played rather than confirming with nothing placed."""
+    from guimenon_helpers import put, scene
+
+    st = scene(turn=TURNS)
+    for li in range(3):
+        put(st, 1, li, "automato-pesado")
+    st.hand[0] = [CARDSET.by_id["caranguejo-timido"].index]
+    st.moon[0] = 6
+    old = greedy_plan(G, st, 0, random.Random(1))
+    assert old == [], "the old normal turn: no single card changes the result, so nothing"
+    plan = last_turn_plan(G, st, 0, random.Random(1))
+    assert plan and plan[0][0] == CARDSET.by_id["caranguejo-timido"].index
+    action = make_player("normal", 1).choose(Seen(G, st, 0))
+    assert PLACE <= action < TAKE_BACK, "the normal bot places it"
+
+
+def test_final_value_is_the_result_with_the_star_margin_as_tie_break() -> None:
+    from guimenon_helpers import put, scene
+
+    st = scene(turn=TURNS)
+    put(st, 0, 0, "automato-pesado")
+    G.apply(st, 0, CONFIRM)
+    G.apply(st, 1, CONFIRM)
+    assert st.over
+    win = final_value(st, 0)
+    assert 1.0 < win < 1.0 + MARGIN_WEIGHT and -MARGIN_WEIGHT < final_value(st, 1) < 0.0

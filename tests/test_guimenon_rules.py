@@ -381,6 +381,88 @@ def test_still_tied_is_a_draw_a_shared_place() -> None:
     assert outcome(st).placements == (1, 1)
 
 
+def test_one_location_against_none_wins_whatever_the_star_totals() -> None:
+    """§4.9: more Locations controlled wins outright; 1 against none with two neutral is a win, even on equal Stars."""
+    st = finish([(0, 0, "boneco-de-lata"), (1, 0, "boneco-de-lata"), (1, 0, "sussurro")])
+    assert rules.control(st) == [0, None, None], "equal Stars at the left: fewer cards controls it"
+    assert outcome(st).scores == ({"locations": 1, "stars": 3}, {"locations": 0, "stars": 3})
+    assert outcome(st).placements == (1, 2), "1 Location against none is a win, not a draw on equal totals"
+    assert rules.winner(st) == 0
+
+
+def test_star_totals_decide_only_with_as_many_locations_each() -> None:
+    """§4.9: the Star totals are read only when both control the same number of Locations."""
+    st = finish([(1, 0, "automato-pesado"), (0, 1, "caranguejo-timido"), (0, 2, "caranguejo-timido")])
+    assert rules.control(st) == [1, 0, 0] and outcome(st).placements == (1, 2), "2 Locations beat 7 Stars against 4"
+    st = finish([(1, 0, "boneco-de-lata"), (1, 0, "automato-pesado"), (0, 1, "sussurro"), (1, 1, "sussurro"),
+                 (1, 1, "sussurro")])
+    assert rules.control(st) == [1, 0, None], "equal (zero) Stars in the centre: fewer cards"
+    assert outcome(st).placements == (2, 1), "1 each with one neutral: the Star totals, 0 against 10"
+
+
+# ----------------------------------------------------------------------------------- On Reveal, moved or destroyed
+def test_card_moved_by_a_card_gets_the_new_locations_when_a_card_is_revealed_here() -> None:
+    """§4.10: Undertow moves a card before its own On Reveal; it resolves at its new Location, whose "when a card is
+    revealed here" applies to it."""
+    st = scene(turn=2, locations=("clareira-tranquila", "ninho-estrelado", "torre-de-vigia"))
+    play(st, [(0, "correnteza", 0), (1, "cogumelo-fofoqueiro", 0)])
+    assert ids(st, 1, 1) == ["cogumelo-fofoqueiro"], "Undertow (fewer Stars there) resolved first and moved it"
+    assert stars(st, "cogumelo-fofoqueiro") == 2, "Starry Nest's +1 applied at its new Location"
+    assert ("on_reveal", 1, "cogumelo-fofoqueiro") in resolved(st, 2), "its On Reveal resolved at the new Location"
+
+
+def test_card_moved_by_a_location_gets_the_new_locations_when_a_card_is_revealed_here() -> None:
+    """§4.10: the same when the Restless Gate moves it: whatever moved it, the new Location's "when a card is
+    revealed here" applies, and its On Reveal resolves there."""
+    st = scene(turn=2, locations=("portal-inquieto", "ninho-estrelado", "torre-de-vigia"))
+    put(st, 0, 1, "caranguejo-timido")
+    play(st, [(0, "cogumelo-fofoqueiro", 0)])
+    assert ids(st, 1, 0) == ["caranguejo-timido", "cogumelo-fofoqueiro"], "the Gate moved it to the only other one"
+    assert stars(st, "cogumelo-fofoqueiro") == 2, "Starry Nest's +1 applied to the card the Gate moved there"
+    assert stars(st, "caranguejo-timido") == 3, "its On Reveal (+1 to your other Beings here) resolved at the Nest"
+    steps = resolved(st, 2)
+    assert steps.index(("on_card_revealed", 0, "portal-inquieto")) < steps.index(
+        ("on_card_revealed", 1, "ninho-estrelado")) < steps.index(("on_reveal", 1, "cogumelo-fofoqueiro"))
+    assert ("on_reveal", 0, "cogumelo-fofoqueiro") not in steps, "not at the Gate: it had left"
+
+
+def test_card_destroyed_before_its_on_reveal_does_not_resolve() -> None:
+    """§4.10: a card destroyed before its own On Reveal resolves never resolves it."""
+    st = scene(turn=2)
+    st.draw[0] += [idx("vulto"), idx("sussurro")]
+    play(st, [(0, "lontra-mensageira", 0), (1, "lanca-de-chamas", 0)])
+    assert ids(st, 0, 0) == [] and idx("lontra-mensageira") in st.discard[0], "Flame Lance (no Stars) went first"
+    assert st.hand[0] == [idx("sussurro")] and st.draw[0] == [idx("vulto")], (
+        "only turn 3's draw: the Otter's On Reveal (draw 1) never resolved")
+    assert ("on_reveal", 0, "lontra-mensageira") not in resolved(st, 2)
+
+
+# ------------------------------------------------------------------------------------------- tokens and data
+def test_token_types_are_counted_by_type_based_effects() -> None:
+    """Seed: tokens may have a Type, and Type-based effects count them (Shoots are Root, the Stone has no Type)."""
+    st = scene(turn=3, locations=("clareira-tranquila", "ruinas-caidas", "torre-de-vigia"))
+    put(st, 0, 0, "tronco-ancestral")
+    assert stars(st, "tronco-ancestral") == 3
+    play(st, [(0, "semeadora", 0)])
+    assert sorted(ids(st, 0, 0)) == sorted(["tronco-ancestral", "semeadora", "broto", "broto"])
+    assert stars(st, "tronco-ancestral") == 6, "+1 for each other Root Being here: the Sower and its 2 Shoots"
+    assert ids(st, 1, 0) == ["pedra"], "the Fallen Ruins gave each side a Stone (no Type)"
+    rules.create(st, CARDSET.tokens["pedra"], 0, 0)
+    assert stars(st, "tronco-ancestral") == 6, "a Stone has no Type: not counted"
+    st2 = scene(turn=3)
+    put(st2, 0, 0, "medusa-lenta")
+    play(st2, [(0, "cardume-prateado", 0)])
+    assert stars(st2, "medusa-lenta") == 6, "+1 for each other Tide card here: the Shoal and its 2 Splashes"
+
+
+def test_location_deck_has_at_least_3_locations() -> None:
+    """Seed: the Location deck holds at least 3 Locations; a match sets out 3 different ones."""
+    assert len(CARDSET.locations) >= 3
+    for ids_ in (["clareira-tranquila", "torre-de-vigia"], ["clareira-tranquila"] * 3):
+        with pytest.raises(InvalidOptions, match="3 different Locations"):
+            G.new_match({}, 1, {"decks": [FILLER, FILLER], "locations": ids_})
+
+
 # ------------------------------------------------------------------------------------------- secrecy and histories
 def test_opponent_deck_is_revealed_card_by_card_and_both_decks_exported_at_the_end() -> None:
     st = G.new_match({"deck_0": "brasa-viva", "deck_1": "mare-cheia"}, 8)

@@ -9,7 +9,10 @@ taken back, so no bot can see them even by mistake.
   reveal with the real engine (so every ability, synergy and Location ability counts), and the board
   that results is scored by the chance of winning 2 of the 3 Locations (each Location's Star margin
   through a logistic curve whose width grows with the turns left). It keeps adding the placement that
-  raises that chance most, per Moon spent, while one does.
+  raises that chance most, per Moon spent, while one does. Its last turn (turn 6, :func:`last_turn_plan`) is
+  weighed instead against modelled replies of the other seat (its likely plays from its hand and Moon, in this
+  determinization and fresh ones), scoring the finished match as win, draw or loss with ties broken on the Star
+  margin: Moon is worth nothing afterwards, so it never confirms with nothing placed while a card improves that.
 * **hard** searches the simultaneous turn: it builds candidate plans for its whole turn (the normal
   plan, noisy variants, single placements, passing), then, over many determinizations of the other
   seat's hidden cards, meets each plan with the other seat's own normal plan in that determinization
@@ -162,6 +165,89 @@ def next_step(st: GState, seat: int, plan: Plan) -> Action:
     return CONFIRM
 
 
+# ------------------------------------------------------------------------------------------- the last turn
+LAST_TURN_REPLIES = 6
+"""How many modelled replies of the other seat the normal bot weighs its last turn against."""
+MARGIN_WEIGHT = 1e-3
+"""The Star margin's weight in a finished match's value: small enough that it only breaks ties between results."""
+
+
+def final_value(st: GState, seat: int) -> float:
+    """A finished match for ``seat``: 1 a win, 0.5 a draw, 0 a loss, plus a tie-break on the total Star margin."""
+    w = rules.winner(st)
+    result = 0.5 if w is None else 1.0 if w == seat else 0.0
+    margin = sum(rules.location_stars(st, li, seat) - rules.location_stars(st, li, 1 - seat) for li in range(LOCATIONS))
+    return result + MARGIN_WEIGHT * math.tanh(margin / 10.0)
+
+
+def last_turn_plan(game: Game[GState], st: GState, seat: int, rng: random.Random) -> Plan:
+    """The normal bot's turn 6: each placement is weighed against modelled replies of the other seat (from its hand
+    size and Moon: this determinization and fresh ones), by the finished match's result with ties broken on the Star
+    margin. It keeps adding the placement that raises the expected value most (Moon is worth nothing after this
+    turn), so it never confirms with nothing placed while an affordable card improves the expected result."""
+    work = st.clone()
+    work.recording = False
+    work.records = []
+    other = 1 - seat
+    worlds = [work] + [game.resample(work, seat, rng) for _ in range(LAST_TURN_REPLIES - 1)]
+    replies = [likely_reply(game, w, other, rng) for w in worlds]
+
+    def value(extra: Plan) -> float:
+        return sum(
+            final_value(resolve_turn(game, w, seat, plan_so_far + extra, reply), seat)
+            for w, reply in zip(worlds, replies, strict=True)
+        ) / len(worlds)
+
+    plan_so_far: Plan = []
+    base = value([])
+    while True:
+        best, best_value = None, base + 1e-9
+        for card, li in _candidates(_with(game, work, seat, plan_so_far), seat):
+            v = value([(card, li)])
+            if v > best_value:
+                best, best_value = (card, li), v
+        if best is None:
+            return plan_so_far
+        plan_so_far.append(best)
+        base = best_value
+
+
+def _with(game: Game[GState], st: GState, seat: int, plan: Plan) -> GState:
+    sim = st.clone()
+    sim.recording = False
+    sim.records = []
+    _place(game, sim, seat, plan)
+    return sim
+
+
+def likely_reply(game: Game[GState], world: GState, other: int, rng: random.Random) -> Plan:
+    """What ``other`` likely plays this turn in ``world``, from its hand and Moon alone (it cannot see our plays):
+    its strongest affordable cards first, each where a Location is closest to being won (the rollout policy)."""
+    sim = world.clone()
+    sim.recording = False
+    sim.records = []
+    _strip(sim, other)
+    _settle_discards(game, sim, other)
+    hand = sorted(sim.hand[other], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0)
+                                                   + rng.random() * 2.0))
+    plan: Plan = []
+    for card in hand:
+        if rules.cost(sim, other, card) > sim.moon[other]:
+            continue
+        best, best_key = -1, 1e9
+        for li in range(sim.revealed):
+            if len(sim.board[li][other]) + sum(1 for _, at in sim.pending[other] if at == li) >= 4:
+                continue
+            d = rules.location_stars(sim, li, other) - rules.location_stars(sim, li, 1 - other)
+            key = abs(d + 1.5) + rng.random() * 3.0
+            if key < best_key:
+                best, best_key = li, key
+        if best >= 0:
+            game.apply_fast(sim, other, PLACE + 3 * card + best)
+            plan.append((card, best))
+    return plan
+
+
 # ------------------------------------------------------------------------------------------- rollouts
 def rollout_turn(game: Game[GState], st: GState, seat: int, rng: random.Random) -> None:
     """A fast sensible turn: strongest cards first, each at the revealed Location closest to being won."""
@@ -215,7 +301,10 @@ class GuimenonPolicies(GamePolicies):
         st: GState = state
         if st.owed[seat]:
             return next_step(st, seat, [])
-        plan = [(c, li) for c, li in st.pending[seat]] + greedy_plan(self.game, st, seat, rng)
+        if st.turn == TURNS:
+            plan = [(c, li) for c, li in st.pending[seat]] + last_turn_plan(self.game, st, seat, rng)
+        else:
+            plan = [(c, li) for c, li in st.pending[seat]] + greedy_plan(self.game, st, seat, rng)
         action = next_step(st, seat, plan)
         return action if action in legal else CONFIRM
 

@@ -190,9 +190,13 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.score.locations": "Locais controlados",
         "guimenon.score.stars": "Estrelas no total",
         "guimenon.end.board": "O tabuleiro final",
-        "guimenon.end.locations": "{name} venceu controlando {n} dos 3 Locais.",
-        "guimenon.end.stars": "{name} venceu pelo total de Estrelas ({mine}★ a {theirs}★): ninguém controlou 2 Locais.",
-        "guimenon.end.draw": "Empate: ninguém controlou 2 Locais e as Estrelas somaram {stars}★ para cada lado.",
+        "guimenon.end.locations": "{name} venceu controlando mais Locais: {n} dos 3.",
+        "guimenon.end.stars": (
+            "{name} venceu pelo total de Estrelas ({mine}★ a {theirs}★): os dois controlaram o mesmo número de Locais."
+        ),
+        "guimenon.end.draw": (
+            "Empate: os dois controlaram o mesmo número de Locais e as Estrelas somaram {stars}★ para cada lado."
+        ),
         "guimenon.leave": "Sair da mesa",
         "guimenon.leave_confirm": (
             "Sair da mesa? Um bot joga no seu lugar até o fim da partida, e você passa a "
@@ -294,9 +298,9 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.score.locations": "Locations controlled",
         "guimenon.score.stars": "Total Stars",
         "guimenon.end.board": "The final board",
-        "guimenon.end.locations": "{name} won by controlling {n} of the 3 Locations.",
-        "guimenon.end.stars": "{name} won on total Stars ({mine}★ to {theirs}★): nobody controlled 2 Locations.",
-        "guimenon.end.draw": "A draw: nobody controlled 2 Locations and each side's Stars came to {stars}★.",
+        "guimenon.end.locations": "{name} won by controlling more Locations: {n} of the 3.",
+        "guimenon.end.stars": "{name} won on total Stars ({mine}★ to {theirs}★): both controlled as many Locations.",
+        "guimenon.end.draw": "A draw: both controlled as many Locations and each side's Stars came to {stars}★.",
         "guimenon.leave": "Leave the table",
         "guimenon.leave_confirm": (
             "Leave the table? A bot plays your seat until the end of the match, and you watch "

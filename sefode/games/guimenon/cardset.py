@@ -23,6 +23,7 @@ reads is generated from it (:func:`ability_text`) in pt-BR and English.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +36,7 @@ LANGS = ("pt-BR", "en")
 DATA_DIR = Path(__file__).with_name("cards")
 MIN_DECK = 12
 MAX_PER_LOCATION = 4
+_ID = re.compile(r"[a-z0-9-]+")
 
 Trigger = Literal["on_reveal", "continuous", "end_of_turn", "on_destroyed", "end_of_game", "on_card_revealed"]
 CARD_TRIGGERS = ("on_reveal", "continuous", "end_of_turn", "on_destroyed", "end_of_game")
@@ -286,10 +288,10 @@ def _check_ability(where: str, ab: Ability, types: set[str], tokens: set[str], *
         raise CardDataError(f"{where}: an ability needs at least one effect")
     for i, cond in enumerate(ab.conditions):
         cw = f"{where} condition {i}"
-        if cond.count is None and cond.turn_min is None and cond.losing_here is None and cond.winning_here is None:
-            raise CardDataError(f"{cw}: empty condition")
         if (cond.min is not None or cond.max is not None) and cond.count is None:
             raise CardDataError(f"{cw}: 'min'/'max' need a 'count'")
+        if cond.count is None and cond.turn_min is None and cond.losing_here is None and cond.winning_here is None:
+            raise CardDataError(f"{cw}: empty condition")
         if cond.count is not None:
             if cond.min is None and cond.max is None:
                 raise CardDataError(f"{cw}: a 'count' needs 'min' or 'max'")
@@ -329,6 +331,12 @@ def _check_ability(where: str, ab: Ability, types: set[str], tokens: set[str], *
                 raise CardDataError(f"{ew}: count must be from 1 to {MAX_PER_LOCATION}")
 
 
+def _check_names(where: str, name: Names) -> None:
+    for lang in LANGS:
+        if not name.get(lang).strip():
+            raise CardDataError(f"{where}: the {lang} name is empty")
+
+
 def build(files: dict[str, bytes]) -> CardSet:
     """Decode and check the data files (name -> TOML bytes); CardDataError names what is wrong."""
     parsed: dict[str, DataFile] = {}
@@ -344,6 +352,8 @@ def build(files: dict[str, bytes]) -> CardSet:
     types: dict[str, Names] = {}
     for f in parsed.values():
         for t in f.type:
+            if t.id in types:
+                raise CardDataError(f"{name}: type {t.id!r}: Type id already used")
             types[t.id] = t.name
     type_ids = set(types)
     token_ids = {t.id for f in parsed.values() for t in f.token}
@@ -353,7 +363,7 @@ def build(files: dict[str, bytes]) -> CardSet:
         where = f"{name}: {kind} {entry_id!r}"
         if entry_id in seen:
             raise CardDataError(f"{where}: id already used in {seen[entry_id]}")
-        if not entry_id or not entry_id.replace("-", "").isalnum() or entry_id != entry_id.lower():
+        if not _ID.fullmatch(entry_id):
             raise CardDataError(f"{where}: an id is lower-case letters, digits and '-'")
         seen[entry_id] = name
         return where
@@ -365,10 +375,13 @@ def build(files: dict[str, bytes]) -> CardSet:
     for name, f in parsed.items():
         for c in f.card:
             where = claim(name, "card", c.id)
+            _check_names(where, c.name)
             if c.cost < 0 or c.cost > 6:
-                raise CardDataError(f"{where}: cost must be from 0 to 6, not {c.cost}")
+                raise CardDataError(f"{where}: cost must be from 0 to 6 (the most Moon a turn gives), not {c.cost}")
             if c.kind == "item" and c.stars:
                 raise CardDataError(f"{where}: an Item has no Stars")
+            if c.stars < 0:
+                raise CardDataError(f"{where}: printed Stars must be 0 or more, not {c.stars}")
             for ty in c.types:
                 if ty not in type_ids:
                     raise CardDataError(f"{where}: unknown Type {ty!r}")
@@ -379,6 +392,9 @@ def build(files: dict[str, bytes]) -> CardSet:
             )
         for tok in f.token:
             where = claim(name, "token", tok.id)
+            _check_names(where, tok.name)
+            if tok.stars < 0:
+                raise CardDataError(f"{where}: printed Stars must be 0 or more, not {tok.stars}")
             for ty in tok.types:
                 if ty not in type_ids:
                     raise CardDataError(f"{where}: unknown Type {ty!r}")
@@ -391,6 +407,7 @@ def build(files: dict[str, bytes]) -> CardSet:
             )
         for loc in f.location:
             where = claim(name, "location", loc.id)
+            _check_names(where, loc.name)
             if loc.ability is not None:
                 _check_ability(where, loc.ability, type_ids, token_ids, location=True)
             locations.append(LocationDef(len(locations), loc.id, loc.name, loc.ability))
@@ -411,8 +428,6 @@ def build(files: dict[str, bytes]) -> CardSet:
 
 def _entry_of(table: dict[str, object], message: str) -> str:
     """'card 7 ("brasa") ' from a msgspec path such as ``$.card[7].cost``."""
-    import re
-
     found = re.search(r"\$\.(\w+)\[(\d+)\]", message)
     if not found:
         return ""

@@ -336,7 +336,13 @@ def side_order(st: GState, loc: int, step: str) -> tuple[int, int]:
 
 
 def on_reveal_step(st: GState) -> None:
-    """The cards revealed this turn resolve their On Reveal (and the Location's "when a card is revealed")."""
+    """The cards revealed this turn resolve their On Reveal (and the Location's "when a card is revealed here").
+
+    docs/rulings.md §4.10: a card destroyed before its own On Reveal resolves never resolves it; a card moved first,
+    whatever moved it (a card's ability or a Location's), resolves it at its new Location, and that Location's "when
+    a card is revealed here" applies to it (at most once per card and Location in a turn, so nothing loops).
+    """
+    greeted: set[tuple[int, int]] = set()
     while True:
         progress = False
         for li in range(LOCATIONS):
@@ -348,10 +354,15 @@ def on_reveal_step(st: GState) -> None:
                 for u in list(st.board[li][seat]):
                     if not u.fresh or not u.alive or u.loc != li:
                         continue
-                    u.fresh = False
                     progress = True
-                    if loc_ab is not None and loc_ab.trigger == "on_card_revealed":
+                    if loc_ab is not None and loc_ab.trigger == "on_card_revealed" and (u.uid, li) not in greeted:
+                        greeted.add((u.uid, li))
                         resolve(st, loc_ab, u, u.owner, u.loc, "on_card_revealed", LOCATION_DEFS[st.locations[li]].id)
+                        if u.alive and u.loc != li:
+                            # moved by the Location itself before its On Reveal: like a card moved by any other
+                            # ability, it resolves at its new Location, whose "when a card is revealed here" applies
+                            continue
+                    u.fresh = False
                     ab = u.card.ability
                     if u.alive and ab is not None and ab.trigger == "on_reveal":
                         resolve(st, ab, u, u.owner, u.loc, "on_reveal", u.card.id)
@@ -407,11 +418,12 @@ def control(st: GState) -> list[int | None]:
 
 
 def winner(st: GState) -> int | None:
-    """2 or 3 Locations win; otherwise (1-1 with one neutral, or fewer controlled) the total Stars; else a draw."""
+    """Seed 003 and docs/rulings.md §4.9: more Locations controlled wins (1 against none with two neutral is a win,
+    whatever the Stars); with as many each, the higher Star total over the three Locations; else a draw."""
     ctrl = control(st)
-    for seat in (0, 1):
-        if sum(1 for c in ctrl if c == seat) >= 2:
-            return seat
+    held = [sum(1 for c in ctrl if c == seat) for seat in (0, 1)]
+    if held[0] != held[1]:
+        return 0 if held[0] > held[1] else 1
     totals = [sum(location_stars(st, li, s) for li in range(LOCATIONS)) for s in (0, 1)]
     if totals[0] != totals[1]:
         return 0 if totals[0] > totals[1] else 1

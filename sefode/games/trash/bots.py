@@ -19,6 +19,8 @@ close to four of a kind needs (a Collector put on a pile, or its top card change
   the normal policy on their resampled hands. Rollouts play the normal scoring (threats and the exact value of a
   draw included) for every seat. Simulations stop after 2 rounds and are scored by a softmax of each seat's hand value.
   Determinizations are weighted by what the others' draws say about their hands (:meth:`TrashHooks.plausibility`).
+  Before searching it takes a win in hand, and blocks another seat's shown or inferred four of a kind when a pile
+  they fit is open (:func:`block_known_win`).
 """
 
 from __future__ import annotations
@@ -412,6 +414,80 @@ def last_draw_tops(st: TrashState) -> dict[int, list[int]]:
     return last
 
 
+# ------------------------------------------------------------------ a known near-win
+def known_near_wins(st: TrashState, seat: int) -> list[tuple[int, int]]:
+    """(other seat, rank) for each other seat that ``seat`` knows, or can infer, holds four of a kind of that rank and
+    nothing else, from the public record alone: a hand of 4 cards whose known cards (taken from the table) are all of
+    one rank, with the missing ones unseen by ``seat``, and either all 4 known (shown), or at least 2 known and its
+    latest turn a trash or a litter that left it at those 4 (it shed its last junk: inferred)."""
+    coll = st.collectors
+    seen = set(st.hands[seat])
+    for pile in st.piles:
+        seen.update(pile)
+    for o in range(st.n):
+        if o != seat:
+            seen.update(st.known[o])
+    latest: dict[int, Action] = {}
+    for s, action in st.log:
+        latest[s] = action
+    out: list[tuple[int, int]] = []
+    for o in range(st.n):
+        if o == seat or not st.alive[o] or len(st.hands[o]) != 4:
+            continue
+        known = st.known[o]
+        ranks = {c >> 2 for c in known if c not in coll}
+        if len(ranks) != 1 or any(c in coll for c in known):
+            continue
+        rank = next(iter(ranks))
+        k = len(known)
+        missing = [rank * 4 + suit for suit in range(4) if rank * 4 + suit not in known]
+        if any(c in seen or c in coll for c in missing):
+            continue  # a missing card is where ``seat`` can see it: not four of a kind
+        shed = o in latest and LITTER <= latest[o] < SWAP
+        if k == 4 or (k >= 2 and shed):
+            out.append((o, rank))
+    return out
+
+
+def _tops_after(st: TrashState, seat: int, action: Action) -> list[int]:
+    """The pile tops after ``seat`` plays ``action`` (a collect leaves a Collector on top)."""
+    tops = [p[-1] for p in st.piles]
+    if action == DRAW:
+        return tops
+    if action < LITTER:
+        tops[action - COLLECT] = min(c for c in st.hands[seat] if c in st.collectors)
+        return tops
+    if action < TRASH:
+        return [*tops, action - LITTER]
+    rest = action - (SWAP if action >= SWAP else TRASH)
+    p, r = divmod(rest >> 4, 13)
+    suits = rest & 15
+    tops[p] = r * 4 + max(i for i in range(4) if suits >> i & 1)
+    return tops
+
+
+def block_known_win(st: TrashState, seat: int, legal: Sequence[Action]) -> Action | None:
+    """When another seat is known (or inferred, :func:`known_near_wins`) to hold four of a kind with a pile to win
+    on, the best-scored legal action that leaves no such pile (collecting it, or covering its top with a rank the
+    four do not fit), if there is one; None when no win is open or nothing blocks it."""
+    threats = known_near_wins(st, seat)
+    if not threats:
+        return None
+    sight = Sight(st, seat, full=False)
+
+    def open_win(tops: Sequence[int]) -> bool:
+        return any(_lands(tops, sight, rank) for _, rank in threats)
+
+    if not open_win([p[-1] for p in st.piles]):
+        return None
+    blocking = [a for a in legal if not open_win(_tops_after(st, seat, a))]
+    if not blocking:
+        return None
+    scored = score_actions(st, seat, blocking)
+    top = max(score for score, _ in scored)
+    return min(a for score, a in scored if score >= top - 1e-9)
+
+
 class TrashHooks(SearchHooks):
     """Search advice for the hard bot.
 
@@ -425,7 +501,10 @@ class TrashHooks(SearchHooks):
       that ended); in the last ``late`` turns before the turn limit, "no one wins" is a choice of that softmax,
       as a hand whose value grows from ``nobody[0]`` (``late`` turns left) to ``nobody[1]`` (at the limit), so
       the search no longer counts on a stalemate costing it nothing;
-    * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method).
+    * ``plausibility``: ``infer`` weighs deals by what the others' draws say (see the method);
+    * ``shortcut``: a win in hand, and (``block``) the block of another seat's known or inferred four of a kind
+      (:func:`block_known_win`, issue 27): the deals the search draws almost never hold those four, so it would not
+      see the win coming.
 
     Measured in ``docs/benchmarks.md`` (One Man's Trash): the defaults are the best of what was tried."""
 
@@ -443,7 +522,9 @@ class TrashHooks(SearchHooks):
         infer: float = 0.3,
         late: int = 40,
         nobody: tuple[float, float] = (30.0, 90.0),
+        block: bool = True,
     ) -> None:
+        self.block = block
         self.late = late
         self.nobody = nobody
         self.infer = infer
@@ -566,9 +647,13 @@ class TrashHooks(SearchHooks):
         return weight
 
     def shortcut(self, state: Any, seat: int, legal: Sequence[Action]) -> Action | None:
+        """A win in hand is taken; else, when another seat is known to hold four of a kind with a pile to win on,
+        the best-scored action that takes that pile away (:func:`block_known_win`); else the search decides."""
         for action in legal:
             if _winning(state, seat, action):
                 return action
+        if self.block:
+            return block_known_win(state, seat, legal)
         return None
 
 

@@ -273,11 +273,12 @@ export function renderTable(ctx) {
   return h("div", { class: "gm-table" }, parts);
 }
 
-/** How the match was won, in words: 2 or 3 Locations, else the total Stars, else a draw (rules.winner). */
+/** How the match was won, in words (rules.winner, docs/rulings.md §4.9): more Locations controlled (1 against none
+ * counts), else, with as many each, the total Stars, else a draw. */
 export function endText(view, name) {
   const counts = [0, 1].map((s) => view.control.filter((c) => c === s).length);
   const stars = [0, 1].map((s) => view.board.reduce((sum, cell) => sum + cell.stars[s], 0));
-  const byLocations = [0, 1].find((s) => counts[s] >= 2);
+  const byLocations = counts[0] === counts[1] ? undefined : counts[0] > counts[1] ? 0 : 1;
   if (byLocations !== undefined) return t("guimenon.end.locations", { name: name(byLocations), n: counts[byLocations] });
   if (stars[0] !== stars[1]) {
     const w = stars[0] > stars[1] ? 0 : 1;
