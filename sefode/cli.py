@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from sefode.engine import EngineError
@@ -122,10 +123,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             progress=not args.json and args.matches >= 50 and sys.stderr.isatty(),
             workers=args.workers,
             rotation=args.rotation,
+            export_dir=Path(args.export) if args.export else None,
         )
     except EngineError as err:
         return fail(str(err))
+    except OSError as err:  # the export folder
+        return fail(f"cannot write the histories to {args.export}: {err.strerror or err}")
     print(json.dumps(result.to_json()) if args.json else format_table(result))
+    if args.export and not args.json:
+        print(f"{len(result.exported)} match histories written to {args.export}")
     return 0
 
 
@@ -276,6 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="duplicate",
         choices=["none", "rotate", "duplicate"],
         help="seating: fixed; rotated every match; or each deal replayed with the seats rotated (duplicate)",
+    )
+    sim.add_argument(
+        "--export",
+        default=None,
+        metavar="DIR",
+        help="write each match's history to DIR (match-0001.json...), replayable with 'sefode replay'",
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
