@@ -199,19 +199,31 @@ def _cmd_games(args: argparse.Namespace) -> int:
     from sefode.engine import LOAD_ERRORS, games
 
     specs = [g.spec.to_json() for g in games()]
+    code = 1 if LOAD_ERRORS else 0  # a plugin that failed to load is an error, not a footnote
     if args.json:
         print(json.dumps({"games": specs, "load_errors": LOAD_ERRORS}, ensure_ascii=False))
-        return 0
+        return code
     for spec in specs:
         options = ", ".join(f"{o['key']}={json.dumps(o['default'])}" for o in spec["options"]) or "no options"
         print(f"{spec['name']}: {spec['min_seats']}-{spec['max_seats']} seats, {spec['turns']}; options: {options}")
     for name, err in sorted(LOAD_ERRORS.items()):
-        print(f"{name}: NOT LOADED: {err}", file=sys.stderr)
-    return 0
+        print(f"{name}: NOT LOADED: {err}")
+        print(f"sefode games: the game {name!r} did not load: {err}", file=sys.stderr)
+    return code
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import importlib
+
+    try:
+        from sefode.store.db import database_problem
+    except ImportError:  # no server installed: the demo below says so
+        pass
+    else:
+        problem = database_problem(os.environ.get("DATABASE_URL"))
+        if problem is not None:
+            print(f"sefode serve: {problem} (DATABASE_URL)", file=sys.stderr)
+            return 2
 
     try:
         server = importlib.import_module("sefode.server.main")

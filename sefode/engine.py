@@ -591,6 +591,9 @@ def get_game(name: object) -> Game[Any]:
     if not isinstance(name, str) or name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         shown = name if not isinstance(name, str) else name[:40]
+        if isinstance(name, str) and name in LOAD_ERRORS:  # installed, but its plugin failed: say why
+            why = f"its plugin failed to load: {LOAD_ERRORS[name]}"
+            raise InvalidOptions(f"unknown game {shown!r}: {why}", "game/unknown")
         raise InvalidOptions(f"unknown game {shown!r}; known games: {known}", "game/unknown")
     return _REGISTRY[name]
 
