@@ -409,7 +409,7 @@ def test_sefode_bot_takes_a_dash_led_token_given_with_equals() -> None:
 def broken_plugin(tmp_path: Path) -> dict[str, str]:
     """An installed distribution whose game fails to import: its entry point is found, loading it raises."""
     info = tmp_path / "sefode_broken-0.1.dist-info"
-    info.mkdir()
+    info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sefode-broken\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text("[sefode.games]\nbroken = sefode_broken:Broken\n", encoding="utf-8")
     (tmp_path / "sefode_broken.py").write_text("import no_such_module_here\n", encoding="utf-8")

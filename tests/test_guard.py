@@ -97,3 +97,12 @@ def test_the_search_cuts_its_rollouts_at_the_games_longest_match(cycle: Cycle) -
     legal = cycle.legal_actions(state, 0)
     action, counts = ismcts(cycle, lambda rng: cycle.clone(state), 0, legal, SearchHooks(), random.Random(1), 1e6, 50)
     assert action in legal and sum(counts.values()) == 50
+
+
+def test_the_conformance_suite_fails_a_game_whose_matches_do_not_end_at_any_bot_level(cycle: Cycle) -> None:
+    from sefode.testing.suite import unended_levels
+
+    problems = unended_levels(cycle)
+    assert sorted(problems) == sorted(LEVELS)
+    assert all("did not end after 40 decisions" in p and "termination rule" in p for p in problems.values())
+    assert unended_levels(cycle, {"endless": False, "longest": 10_000}) == {}
