@@ -1,4 +1,5 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``demo``."""
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``new-game``,
+``demo``."""
 
 from __future__ import annotations
 
@@ -212,6 +213,25 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return code
 
 
+def _cmd_new_game(args: argparse.Namespace) -> int:
+    from sefode.engine import game_names
+    from sefode.scaffold import Names, ScaffoldError, new_game
+
+    try:
+        names = Names.of(args.name)
+        if names.name in game_names():
+            raise ScaffoldError(f"a game called {names.name!r} is already installed; choose another name")
+        target = Path(args.dir) if args.dir else Path(names.dist)
+        written = new_game(names.name, target)
+    except (ScaffoldError, OSError) as err:
+        print(f"sefode new-game: {err}", file=sys.stderr)
+        return 2
+    print(f"{len(written)} files written to {target}. Next:")
+    print(f"  cd {target} && pip install -e '.[dev]' && pytest")
+    print("  then read docs/writing-a-game.md (the walkthrough starts from this scaffold)")
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import importlib
 
@@ -327,6 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true")
     games.set_defaults(func=_cmd_games)
+
+    scaffold = sub.add_parser(
+        "new-game", help="write a working game distribution to start from (docs/writing-a-game.md)"
+    )
+    scaffold.add_argument("name", help="the game's identifier: lowercase letters, digits, underscores")
+    scaffold.add_argument("--dir", default=None, help="where to write it (default: ./sefode-NAME)")
+    scaffold.set_defaults(func=_cmd_new_game)
 
     demo = sub.add_parser("demo", help="print a short bot match summary")
     demo.set_defaults(func=_cmd_demo)
