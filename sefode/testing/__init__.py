@@ -56,27 +56,14 @@ def games_to_check(config: pytest.Config) -> list[str]:
     return sorted(set(game_names()) | set(LOAD_ERRORS))
 
 
-def why_missing(name: str) -> str | None:
-    """Why ``name`` is not a registered game (None when it is): its plugin's load error, or that nothing declares it."""
-    from sefode.engine import ENTRY_POINT_GROUP, LOAD_ERRORS, game_names
-
-    if name in game_names():
-        return None
-    if name in LOAD_ERRORS:
-        return f"the game {name!r} is installed but its plugin failed to load: {LOAD_ERRORS[name]}"
-    known = ", ".join(game_names()) or "none"
-    return (
-        f"no game {name!r} is registered: no installed distribution declares it in the entry-point group "
-        f"{ENTRY_POINT_GROUP!r} (install your game in this environment: pip install -e .); registered games: {known}"
-    )
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if GAME_PARAMETER in metafunc.fixturenames:
         metafunc.parametrize(GAME_PARAMETER, games_to_check(metafunc.config))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    from sefode.testing.found import why_missing
+
     named = named_games(config)
     if not named:
         return []

@@ -49,7 +49,7 @@ from sefode.engine import (
 from sefode.history import export, replay
 from sefode.server.matchrun import MatchRun
 from sefode.server.present import state_common, state_message
-from sefode.testing import why_missing
+from sefode.testing.found import why_missing
 
 __all__ = [
     "test_a_game_names_its_spec_in_both_catalogues",
