@@ -31,6 +31,7 @@ def install_without_touching_this_environment(project: Path, site: Path) -> dict
     return {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{project / 'src'}", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
+@pytest.mark.slow
 def test_a_scaffold_installs_and_passes_its_own_tests_and_the_conformance_suite(tmp_path: Path) -> None:
     project = tmp_path / "sefode-pedras"
     assert main(["new-game", "pedras", "--dir", str(project)]) == 0
