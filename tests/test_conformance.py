@@ -15,6 +15,7 @@ from sefode.testing.suite import (
     test_same_options_seed_and_actions_give_the_same_match,
     test_the_exported_history_replays_to_the_same_report,
     test_the_game_loaded_and_declares_a_complete_spec,
+    test_the_report_and_the_events_keep_the_platforms_conventions,
     test_the_state_message_says_if_the_match_is_over_and_each_seats_standing,
     test_views_of_many_seats_equal_each_seats_view,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "test_same_options_seed_and_actions_give_the_same_match",
     "test_the_exported_history_replays_to_the_same_report",
     "test_the_game_loaded_and_declares_a_complete_spec",
+    "test_the_report_and_the_events_keep_the_platforms_conventions",
     "test_the_state_message_says_if_the_match_is_over_and_each_seats_standing",
     "test_views_of_many_seats_equal_each_seats_view",
 ]

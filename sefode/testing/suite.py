@@ -16,6 +16,8 @@ as ``sefode_game_name``. Each runs over seeded random playouts with options draw
 * bad input: actions from outside are refused with a stable code and change nothing;
 * the platform's ``state`` message says whether the match is over and each seat's standing, from the game
   (``Game.is_over``, ``Game.seat_status``), so that neither the server nor the shell reads a view for it;
+* conventions: the report leaves ``sefode replay``'s own keys alone (``REPORT_RESERVED``) and its ``hands``, if any, is
+  a list; every event is a JSON object with a ``type``;
 * catalogues: the game names its spec and its action labels in ``i18n/pt-BR.json`` and ``i18n/en.json``, with the
   same placeholders.
 """
@@ -63,6 +65,7 @@ __all__ = [
     "test_same_options_seed_and_actions_give_the_same_match",
     "test_the_exported_history_replays_to_the_same_report",
     "test_the_game_loaded_and_declares_a_complete_spec",
+    "test_the_report_and_the_events_keep_the_platforms_conventions",
     "test_the_state_message_says_if_the_match_is_over_and_each_seats_standing",
     "test_views_of_many_seats_equal_each_seats_view",
 ]
@@ -402,6 +405,28 @@ def test_the_game_loaded_and_declares_a_complete_spec(sefode_game_name: str) -> 
     assert set(defaults) == set(keys)
     json.dumps(spec.to_json())
     assert game.max_decisions(defaults) >= 1
+
+
+REPORT_RESERVED = frozenset({"over", "placements", "error", "guard"})
+"""Keys of ``sefode replay``'s output that the platform writes; a report with one of them would replace it."""
+
+
+def test_the_report_and_the_events_keep_the_platforms_conventions(sefode_game_name: str) -> None:
+    """The report (merged into ``sefode replay``'s output) leaves the platform's keys alone, and its ``hands``, when it
+    has them, is the list of hands played (the arena counts them); every event is a JSON object with a ``type``."""
+    game = game_under_test(sefode_game_name)
+    rng = random.Random(12)
+    for options, seed, state, steps in playouts(game, seed=12, count=3):
+        report = json.loads(json.dumps(game.report(state)))
+        assert isinstance(report, dict)
+        clash = sorted(REPORT_RESERVED & set(report))
+        assert not clash, f"report keys {clash} would replace the platform's in sefode replay's output"
+        assert "hands" not in report or isinstance(report["hands"], list), "report['hands'] is the list of hands"
+        again = game.new_match(options, seed)
+        for seat, entry, _before in steps[: 40 + rng.randrange(40)]:
+            for event in apply_entry(game, again, seat, entry):
+                assert isinstance(event, dict) and isinstance(event.get("type"), str) and event["type"], event
+                json.dumps(event)
 
 
 def test_the_state_message_says_if_the_match_is_over_and_each_seats_standing(sefode_game_name: str) -> None:
