@@ -267,12 +267,13 @@ def play_match(
     guard: str | None = None
     try:
         state = game.new_match(options, plan.game_seed)
+        limit = game.max_decisions(game.options(state))
         while True:
             waiting = game.awaiting(state)
             if not waiting:
                 break
-            guard = guard_reason(game, state, decisions)
-            if guard is not None:
+            if decisions >= limit:
+                guard = guard_reason(game, state, decisions)
                 break
             for seat in sorted(waiting):
                 t0 = clock()
