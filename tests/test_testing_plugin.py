@@ -58,3 +58,10 @@ def test_the_ini_setting_names_the_game_too(tmp_path: Path) -> None:
     proc = outside_pytest(tmp_path, "-k", "loaded or views_of_many")
     assert proc.returncode == 0, proc.stdout
     assert "2 passed" in proc.stdout
+
+
+def test_a_filter_that_selects_no_check_says_which_checks_there_are(tmp_path: Path) -> None:
+    proc = outside_pytest(tmp_path, "--sefode-game", "lances", "-k", "no_such_check")
+    assert proc.returncode == 5
+    assert "no conformance check was selected for lances" in proc.stdout
+    assert "test_every_bot_level_ends_its_match" in proc.stdout

@@ -92,3 +92,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return  # a test module already imports the checks
     module = pytest.Module.from_parent(session, path=Path(suite.__file__))
     items.extend(_collect(module))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    """A hint when a game was named and nothing ran (a ``-k`` that matches no check: pytest exits 5, saying no more)."""
+    named = named_games(config)
+    if named and exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        from sefode.testing import suite
+
+        terminalreporter.write_line(
+            f"sefode.testing: no conformance check was selected for {', '.join(named)}; the checks are "
+            + ", ".join(suite.__all__)
+        )
+
