@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sefode.testing.suite import (
     test_a_seat_that_is_not_awaited_is_refused_and_nothing_changes,
+    test_a_state_rebuilt_from_a_seats_view_gives_it_the_same_decisions,
     test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing,
     test_clones_are_independent_and_resample_keeps_what_the_seat_has_seen,
     test_every_bot_level_ends_its_match,
@@ -22,6 +23,7 @@ from sefode.testing.suite import (
 
 __all__ = [
     "test_a_seat_that_is_not_awaited_is_refused_and_nothing_changes",
+    "test_a_state_rebuilt_from_a_seats_view_gives_it_the_same_decisions",
     "test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing",
     "test_clones_are_independent_and_resample_keeps_what_the_seat_has_seen",
     "test_every_bot_level_ends_its_match",

@@ -18,6 +18,7 @@ as ``sefode_game_name``. Each runs over seeded random playouts with options draw
   (``Game.is_over``, ``Game.seat_status``), so that neither the server nor the shell reads a view for it;
 * conventions: the report leaves ``sefode replay``'s own keys alone (``REPORT_RESERVED``) and its ``hands``, if any, is
   a list; every event is a JSON object with a ``type``;
+* ``from_view`` (when the game has it): a state rebuilt from a seat's view gives it the same decisions;
 * catalogues: the game names its spec and its action labels in ``i18n/pt-BR.json`` and ``i18n/en.json``, with the
   same placeholders.
 """
@@ -56,6 +57,7 @@ from sefode.testing.found import why_missing
 __all__ = [
     "test_a_game_names_its_spec_in_both_catalogues",
     "test_a_seat_that_is_not_awaited_is_refused_and_nothing_changes",
+    "test_a_state_rebuilt_from_a_seats_view_gives_it_the_same_decisions",
     "test_action_labels_are_in_the_catalogue_with_their_params",
     "test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing",
     "test_clones_are_independent_and_resample_keeps_what_the_seat_has_seen",
@@ -405,6 +407,39 @@ def test_the_game_loaded_and_declares_a_complete_spec(sefode_game_name: str) -> 
     assert set(defaults) == set(keys)
     json.dumps(spec.to_json())
     assert game.max_decisions(defaults) >= 1
+
+
+def _decisions(game: Game[Any], state: Any, seat: int) -> list[str]:
+    return sorted(json.dumps(game.action_json(state, a), sort_keys=True) for a in game.legal_actions(state, seat))
+
+
+def test_a_state_rebuilt_from_a_seats_view_gives_it_the_same_decisions(sefode_game_name: str) -> None:
+    """``from_view`` (optional; ``sefode bot`` plays a remote table with it, else at random): a state rebuilt from an
+    awaited seat's own view awaits it with the same legal actions, and a bot's choice there is legal in the match."""
+    from sefode.bots.base import Seen
+    from sefode.bots.players import make_player
+
+    game = game_under_test(sefode_game_name)
+    first = game.new_match(game.validate_options({}), 1)
+    seat0 = min(game.awaiting(first))
+    try:
+        game.from_view(json.loads(json.dumps(game.view(first, seat0))), seat0)
+    except NotImplementedError:
+        pytest.skip(f"{sefode_game_name} has no from_view (optional): sefode bot plays it with random legal moves")
+    bot = make_player("normal", 1, 5.0)
+    checked = 0
+    for _options, _seed, _state, steps in playouts(game, seed=13, count=3):
+        for seat, _entry, before in steps:
+            if before is None:
+                continue
+            rebuilt = game.from_view(json.loads(json.dumps(game.view(before, seat))), seat)
+            legal = _decisions(game, before, seat)
+            again = _decisions(game, rebuilt, seat)
+            assert seat in game.awaiting(rebuilt) and again == legal, f"seat {seat}: {again} != {legal}"
+            chosen = game.action_json(rebuilt, bot.choose(Seen(game, rebuilt, seat)))
+            assert json.dumps(chosen, sort_keys=True) in legal
+            checked += 1
+    assert checked > 0
 
 
 REPORT_RESERVED = frozenset({"over", "placements", "error", "guard"})
