@@ -16,6 +16,7 @@ Matches may run in parallel worker processes (``workers``); results do not depen
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import sys
@@ -23,13 +24,15 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
-from sefode.engine import get_game
+from sefode.engine import get_game, guard_reason
+from sefode.history import export
 
 ROTATIONS = ("none", "rotate", "duplicate")
 
@@ -140,6 +143,13 @@ class ArenaResult:
     pairs: dict[tuple[str, str], float] = field(default_factory=dict)
     no_winner: int = 0
     """Matches that ended with no winner (they count as a loss for every seat)."""
+    guarded: int = 0
+    """Matches the guard against endless play stopped (``Game.max_decisions``); they count among ``no_winner``
+    when the game's ``unfinished_outcome`` places nobody."""
+    exported: list[str] = field(default_factory=list)
+    """The history files written (``export_dir``)."""
+    guard_reason: str | None = None
+    """Why the guard stopped the first such match."""
 
     def kinds(self) -> dict[str, dict[str, Any]]:
         """Per kind of player: entrants, matches played (entrant-matches), wins, share with 95% CI, rating."""
@@ -172,6 +182,9 @@ class ArenaResult:
             "workers": self.workers,
             "think_ms": self.think_ms,
             "no_winner": self.no_winner,
+            "guarded": self.guarded,
+            "guard_reason": self.guard_reason,
+            "exported": len(self.exported),
             "seats": [s.to_json() for s in self.seats],
             "kinds": self.kinds(),
         }
@@ -204,6 +217,10 @@ class MatchResult:
     no_winner: bool = False
     faults: list[dict[str, int]] = field(default_factory=list)
     """Per entrant: decisions lost to a default move, by cause."""
+    guard: str | None = None
+    """Why the guard against endless play stopped the match (``sefode.engine.guard_reason``), or None."""
+    history: dict[str, Any] | None = None
+    """The match's history (``sefode.history.export``), when asked for."""
 
 
 def plan_matches(n: int, matches: int, seed: int, rotation: str) -> list[MatchPlan]:
@@ -225,9 +242,17 @@ def plan_matches(n: int, matches: int, seed: int, rotation: str) -> list[MatchPl
 
 
 def play_match(
-    game_name: str, options: Mapping[str, Any], kinds: Sequence[str], plan: MatchPlan, think_ms: float
+    game_name: str,
+    options: Mapping[str, Any],
+    kinds: Sequence[str],
+    plan: MatchPlan,
+    think_ms: float,
+    with_history: bool = False,
 ) -> MatchResult:
-    """Play one match of the plan; every decision goes through a ``Seen`` of the deciding seat."""
+    """Play one match of the plan; every decision goes through a ``Seen`` of the deciding seat.
+
+    The guard against endless play stops a match at the game's ``max_decisions``: it then ends with the game's
+    ``unfinished_outcome`` and the result (and the history's ``result``) says why."""
     game = get_game(game_name)
     n = len(kinds)
     entrant_at = [0] * n
@@ -239,11 +264,16 @@ def play_match(
     start = clock()
     decisions = 0
     outcome = None
+    guard: str | None = None
     try:
         state = game.new_match(options, plan.game_seed)
+        limit = game.max_decisions(game.options(state))
         while True:
             waiting = game.awaiting(state)
             if not waiting:
+                break
+            if decisions >= limit:
+                guard = guard_reason(game, state, decisions)
                 break
             for seat in sorted(waiting):
                 t0 = clock()
@@ -252,7 +282,7 @@ def play_match(
                 game.apply_fast(state, seat, action)
                 decisions += 1
         elapsed = clock() - start
-        outcome = game.outcome(state)
+        outcome = game.unfinished_outcome(state) if guard is not None else game.outcome(state)
         assert outcome is not None
     finally:  # programs are told the result and stopped, whatever happened
         for player in players:
@@ -265,14 +295,20 @@ def play_match(
     ):
         scores = [float(outcome.scores[plan.seat_of[e]]) for e in range(n)]
     faults = [dict(players[plan.seat_of[e]].faults) for e in range(n)]
-    return MatchResult(plan.index, places, times, decisions, hands, elapsed, scores, outcome.no_winner, faults)
+    history = None
+    if with_history:
+        history = export(game, state)
+        history["result"] = {**outcome.to_json(), "guard": guard}
+    return MatchResult(
+        plan.index, places, times, decisions, hands, elapsed, scores, outcome.no_winner, faults, guard, history
+    )
 
 
 def _play_job(job: Job) -> MatchResult:
     return play_match(*job)
 
 
-Job = tuple[str, Mapping[str, Any], Sequence[str], MatchPlan, float]
+Job = tuple[str, Mapping[str, Any], Sequence[str], MatchPlan, float, bool]
 
 
 def _results(jobs: Sequence[Job], workers: int) -> Iterator[MatchResult]:
@@ -294,14 +330,25 @@ def simulate(
     progress: bool = False,
     workers: int = 1,
     rotation: str = "none",
+    export_dir: Path | None = None,
 ) -> ArenaResult:
-    """Play ``matches`` matches between the entrants ``seats`` (player kinds), seated per ``rotation``."""
+    """Play ``matches`` matches between the entrants ``seats`` (player kinds), seated per ``rotation``.
+
+    With ``export_dir``, each match's history (``sefode-history/1``, replayable with ``sefode replay``) is written
+    there as ``match-0001.json``...; its ``result`` holds the outcome and, for a match the guard stopped, why."""
     game = get_game(game_name)
     options = game.validate_options(options)  # before starting any worker
     n = len(seats)
     stats = [SeatStats(i, kind) for i, kind in enumerate(seats)]
     plans = plan_matches(n, matches, seed, rotation)
-    jobs: list[Job] = [(game_name, dict(options), list(seats), plan, think_ms) for plan in plans]
+    jobs: list[Job] = [
+        (game_name, dict(options), list(seats), plan, think_ms, export_dir is not None) for plan in plans
+    ]
+    if export_dir is not None:
+        export_dir.mkdir(parents=True, exist_ok=True)
+    exported: list[str] = []
+    guarded = 0
+    first_guard: str | None = None
     decisions = hands = 0
     elapsed = 0.0
     pairs: dict[tuple[str, str], float] = {}
@@ -321,6 +368,13 @@ def simulate(
             if result.scores is not None:
                 stats[i].scores.append(result.scores[i])
         no_winner += result.no_winner
+        if result.guard is not None:
+            guarded += 1
+            first_guard = first_guard or result.guard
+        if export_dir is not None and result.history is not None:
+            path = export_dir / f"match-{result.index + 1:04d}.json"
+            path.write_text(json.dumps(result.history, ensure_ascii=False), encoding="utf-8")
+            exported.append(str(path))
         for i in range(n):
             for j in range(n):
                 if i == j or seats[i] == seats[j]:
@@ -329,14 +383,18 @@ def simulate(
                 score = 1.0 if a < b else 0.5 if a == b else 0.0
                 key = (seats[i], seats[j])
                 pairs[key] = pairs.get(key, 0.0) + score
-    return ArenaResult(matches, elapsed, decisions, hands, stats, rotation, workers, think_ms, pairs, no_winner)
+    return ArenaResult(
+        matches, elapsed, decisions, hands, stats, rotation, workers, think_ms, pairs, no_winner, guarded, exported,
+        first_guard,
+    )  # fmt: skip
 
 
 def format_table(result: ArenaResult) -> str:
     lines = [
         f"{result.matches} matches ({result.rotation} seating, {result.workers} worker(s)), {result.hands} hands, "
         f"{result.decisions} decisions, {result.elapsed_s:.2f} s of play"
-        + (f", {result.no_winner} with no winner" if result.no_winner else ""),
+        + (f", {result.no_winner} with no winner" if result.no_winner else "")
+        + (f", {result.guarded} stopped by the guard against endless play" if result.guarded else ""),
         f"{'seat':>4}  {'player':<8} {'wins':>6} {'win %':>6} {'95% CI':>13} {'mean place':>10} {'p50 ms':>8} "
         f"{'p95 ms':>8}",
     ]
@@ -353,6 +411,8 @@ def format_table(result: ArenaResult) -> str:
         if s.faults:
             causes = ", ".join(f"{n} {cause}" for cause, n in sorted(s.faults.items()))
             lines.append(f"seat {s.seat} ({s.player}) lost decisions to the default move: {causes}")
+    if result.guard_reason:
+        lines.append(f"the guard against endless play stopped {result.guarded} match(es): {result.guard_reason}")
     lines.append(f"{'kind':<8} {'played':>6} {'wins':>6} {'win %':>6} {'95% CI':>13} {'rating':>7}")
     for kind, row in result.kinds().items():
         low, high = row["win_share_ci95"]

@@ -1,4 +1,5 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``demo``."""
+"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``new-game``,
+``demo``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from sefode.engine import EngineError
@@ -122,10 +124,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             progress=not args.json and args.matches >= 50 and sys.stderr.isatty(),
             workers=args.workers,
             rotation=args.rotation,
+            export_dir=Path(args.export) if args.export else None,
         )
     except EngineError as err:
         return fail(str(err))
+    except OSError as err:  # the export folder
+        return fail(f"cannot write the histories to {args.export}: {err.strerror or err}")
     print(json.dumps(result.to_json()) if args.json else format_table(result))
+    if args.export and not args.json:
+        print(f"{len(result.exported)} match histories written to {args.export}")
     return 0
 
 
@@ -193,19 +200,50 @@ def _cmd_games(args: argparse.Namespace) -> int:
     from sefode.engine import LOAD_ERRORS, games
 
     specs = [g.spec.to_json() for g in games()]
+    code = 1 if LOAD_ERRORS else 0  # a plugin that failed to load is an error, not a footnote
     if args.json:
         print(json.dumps({"games": specs, "load_errors": LOAD_ERRORS}, ensure_ascii=False))
-        return 0
+        return code
     for spec in specs:
         options = ", ".join(f"{o['key']}={json.dumps(o['default'])}" for o in spec["options"]) or "no options"
         print(f"{spec['name']}: {spec['min_seats']}-{spec['max_seats']} seats, {spec['turns']}; options: {options}")
     for name, err in sorted(LOAD_ERRORS.items()):
-        print(f"{name}: NOT LOADED: {err}", file=sys.stderr)
+        print(f"{name}: NOT LOADED: {err}")
+        print(f"sefode games: the game {name!r} did not load: {err}", file=sys.stderr)
+    return code
+
+
+def _cmd_new_game(args: argparse.Namespace) -> int:
+    from sefode.engine import game_names
+    from sefode.scaffold import Names, ScaffoldError, new_game
+
+    try:
+        names = Names.of(args.name)
+        if names.name in game_names():
+            raise ScaffoldError(f"a game called {names.name!r} is already installed; choose another name")
+        target = Path(args.dir) if args.dir else Path(names.dist)
+        written = new_game(names.name, target)
+    except (ScaffoldError, OSError) as err:
+        print(f"sefode new-game: {err}", file=sys.stderr)
+        return 2
+    print(f"{len(written)} files written to {target}. Next:")
+    print(f"  cd {target} && pip install -e '.[dev]' && pytest")
+    print("  then read docs/writing-a-game.md (the walkthrough starts from this scaffold)")
     return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import importlib
+
+    try:
+        from sefode.store.db import database_problem
+    except ImportError:  # no server installed: the demo below says so
+        pass
+    else:
+        problem = database_problem(os.environ.get("DATABASE_URL"))
+        if problem is not None:
+            print(f"sefode serve: {problem} (DATABASE_URL)", file=sys.stderr)
+            return 2
 
     try:
         server = importlib.import_module("sefode.server.main")
@@ -277,6 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["none", "rotate", "duplicate"],
         help="seating: fixed; rotated every match; or each deal replayed with the seats rotated (duplicate)",
     )
+    sim.add_argument(
+        "--export",
+        default=None,
+        metavar="DIR",
+        help="write each match's history to DIR (match-0001.json...), replayable with 'sefode replay'",
+    )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_cmd_simulate)
 
@@ -303,6 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the registered games, their seats and options")
     games.add_argument("--json", action="store_true")
     games.set_defaults(func=_cmd_games)
+
+    scaffold = sub.add_parser(
+        "new-game", help="write a working game distribution to start from (docs/writing-a-game.md)"
+    )
+    scaffold.add_argument("name", help="the game's identifier: lowercase letters, digits, underscores")
+    scaffold.add_argument("--dir", default=None, help="where to write it (default: ./sefode-NAME)")
+    scaffold.set_defaults(func=_cmd_new_game)
 
     demo = sub.add_parser("demo", help="print a short bot match summary")
     demo.set_defaults(func=_cmd_demo)

@@ -321,6 +321,9 @@ def validate_options(spec: GameSpec, raw: object) -> dict[str, JSON]:
 
 S = TypeVar("S")
 
+DEFAULT_MAX_DECISIONS = 50_000
+"""The platform's guard against endless matches when a game declares none (``Game.max_decisions``)."""
+
 
 class Game(ABC, Generic[S]):
     """A game's rules. Stateless: every method takes the match state it works on."""
@@ -393,6 +396,17 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """Placements once the match is over, else None."""
+
+    def max_decisions(self, options: Mapping[str, JSON]) -> int:
+        """The guard against endless play: the most decisions a match with these options may take. The platform stops
+        a match there (ending it with :meth:`unfinished_outcome`) and a search cuts its rollouts there. By default the
+        platform's ``DEFAULT_MAX_DECISIONS``; a game whose play can cycle declares a bound of its own."""
+        return DEFAULT_MAX_DECISIONS
+
+    def unfinished_outcome(self, state: S) -> Outcome:
+        """How a match the guard stopped ends: by default with no winner (every seat last, docs/rulings.md §3.12)."""
+        n = self.seats(state)
+        return Outcome((n,) * n, self.units(state), no_winner=True)
 
     def stand_in_seats(self, state: S) -> frozenset[Seat]:
         """Seats whose player has left for good but whose turns must still be played (by a bot)."""
@@ -514,6 +528,14 @@ class Game(ABC, Generic[S]):
         return None
 
 
+def guard_reason(game: Game[S], state: S, decisions: int) -> str | None:
+    """Why the guard stops a match that is not over after ``decisions`` decisions (None: it goes on)."""
+    limit = game.max_decisions(game.options(state))
+    if decisions < limit or game.outcome(state) is not None:
+        return None
+    return f"stopped after {decisions} decisions without an end: the longest match of {game.name} is {limit}"
+
+
 PLATFORM_ACTIONS = ("leave", "join", "show")
 """JSON keys of the platform's own actions (``{"leave": true}``...), routed to the capability hooks."""
 
@@ -569,6 +591,9 @@ def get_game(name: object) -> Game[Any]:
     if not isinstance(name, str) or name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         shown = name if not isinstance(name, str) else name[:40]
+        if isinstance(name, str) and name in LOAD_ERRORS:  # installed, but its plugin failed: say why
+            why = f"its plugin failed to load: {LOAD_ERRORS[name]}"
+            raise InvalidOptions(f"unknown game {shown!r}: {why}", "game/unknown")
         raise InvalidOptions(f"unknown game {shown!r}; known games: {known}", "game/unknown")
     return _REGISTRY[name]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sefode.engine import EngineError, Game, apply_entry, get_game
+from sefode.engine import EngineError, Game, apply_entry, get_game, guard_reason
 from sefode.server.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
@@ -39,10 +39,15 @@ class Replay:
     error: dict[str, Any] | None
 
     def result(self) -> dict[str, Any]:
-        """The replay output: ``over``, ``placements``, ``error`` and the game's own report."""
+        """The replay output: ``over``, ``placements``, ``error`` and the game's own report; and ``guard``, why, when
+        the guard against endless play ended the match (it reached the game's ``max_decisions``)."""
         out: dict[str, Any] = {"over": False, "placements": None, "error": self.error}
         if self.game is not None and self.state is not None:
             outcome = self.game.outcome(self.state)
+            guard = guard_reason(self.game, self.state, len(self.game.history_actions(self.state)))
+            if guard is not None and self.error is None:
+                outcome = self.game.unfinished_outcome(self.state)
+                out["guard"] = guard
             out["over"] = outcome is not None
             out["placements"] = list(outcome.placements) if outcome else None
             out.update(self.game.report(self.state))
@@ -185,7 +190,7 @@ def replay_file(path: str | Path) -> Replay:
 
 
 def export(game: Game[Any], state: Any, *, reveal_seed: bool = True) -> dict[str, Any]:
-    """The history of a match, replayable with ``sefode replay``.
+    """The history of a match, replayable with ``sefode replay`` (``sefode simulate --export`` writes these).
 
     The seed is the secret behind every deal; export it (``reveal_seed``) only once the match is over.
     """

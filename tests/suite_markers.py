@@ -18,6 +18,16 @@ from typing import Any
 import pytest
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Load the conformance suite's plugin (``sefode.testing``, which ``tests/test_conformance.py`` uses) under its
+    entry point's name, before the entry points load: so it is there even in an environment installed before the
+    entry point existed, and never twice."""
+    if pluginmanager.get_plugin("sefode") is None:
+        import sefode.testing
+
+        pluginmanager.register(sefode.testing, "sefode")
+
+
 @cache
 def _uses_postgres(function: Any) -> bool:
     try:

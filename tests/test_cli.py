@@ -403,3 +403,59 @@ def test_sefode_bot_takes_a_dash_led_token_given_with_equals() -> None:
     """An old token beginning with ``-`` still works written ``--token=…`` (as docs/bots.md shows)."""
     args = build_parser().parse_args(["bot", "--url=http://x", "--token=-Ab_c", "--room=-Rm", "--seat=1"])
     assert (args.token, args.room, args.seat) == ("-Ab_c", "-Rm", 1)
+
+
+# ======================================================================= clear failures (issue 26)
+def broken_plugin(tmp_path: Path) -> dict[str, str]:
+    """An installed distribution whose game fails to import: its entry point is found, loading it raises."""
+    info = tmp_path / "sefode_broken-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sefode-broken\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[sefode.games]\nbroken = sefode_broken:Broken\n", encoding="utf-8")
+    (tmp_path / "sefode_broken.py").write_text("import no_such_module_here\n", encoding="utf-8")
+    return {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+
+def run_env(env: Mapping[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sefode", *args], capture_output=True, text=True, cwd=REPO, timeout=120, env=env
+    )
+
+
+def test_games_exits_non_zero_and_names_a_plugin_that_failed_to_load_on_stdout(tmp_path: Path) -> None:
+    env = broken_plugin(tmp_path)
+    proc = run_env(env, "games")
+    assert proc.returncode == 1
+    assert "broken: NOT LOADED: ModuleNotFoundError: No module named 'no_such_module_here'" in proc.stdout
+    assert "fodinha:" in proc.stdout  # the others are still listed
+    assert "did not load" in proc.stderr and "Traceback" not in proc.stderr
+    listed = run_env(env, "games", "--json")
+    assert listed.returncode == 1
+    assert "no_such_module_here" in json.loads(listed.stdout)["load_errors"]["broken"]
+    assert run("games").returncode == 0
+
+
+def test_unknown_game_in_simulate_and_replay_names_the_load_error(tmp_path: Path) -> None:
+    env = broken_plugin(tmp_path)
+    proc = run_env(env, "simulate", "--game", "broken")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "unknown game 'broken': its plugin failed to load: ModuleNotFoundError" in proc.stderr
+    history = write(tmp_path, {"format": "sefode-history/1", "game": "broken", "seed": 1, "actions": []})
+    replayed = run_env(env, "replay", history)
+    assert replayed.returncode == 2
+    assert "its plugin failed to load: ModuleNotFoundError" in json.loads(replayed.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("sqlite:////no/such/folder/sefode.sqlite3", "the folder /no/such/folder does not exist"),
+        ("nonsense", "cannot open the database nonsense"),
+        ("mysqlx://u:secret@localhost/db", "cannot open the database mysqlx://u:***@localhost/db"),
+    ],
+)
+def test_serve_with_a_database_url_that_cannot_be_opened_says_so_in_one_line(url: str, words: str) -> None:
+    proc = run_env({**os.environ, "DATABASE_URL": url}, "serve", "--port", "1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert words in proc.stderr and "DATABASE_URL" in proc.stderr and "secret" not in proc.stderr

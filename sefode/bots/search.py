@@ -14,6 +14,9 @@ What a game may add, through the :class:`SearchHooks` of its knowledge for the b
 * ``shortcut`` -- an exact answer for decisions that need no search (default: none);
 * ``candidates`` -- the actions the tree considers at a decision (default: every legal action).
 
+No simulation goes past the game's longest match (``Game.max_decisions``, the guard against endless play): one cut
+there is valued by ``rewards`` (or, without them, as even for every seat).
+
 Bids are searched like any other action, so a bid is chosen by Monte Carlo evaluation of how the hand
 then goes. The search respects a time budget (``think_ms``) and, for reproducible tests, a cap on the
 number of iterations.
@@ -167,6 +170,10 @@ def ismcts(
     start = determinize(rng)
     weighted = type(hooks).plausibility is not SearchHooks.plausibility
     prunes = type(hooks).candidates is not SearchHooks.candidates
+    # The guard against endless play: no simulation goes past the game's longest match (``Game.max_decisions``). A
+    # simulation cut there is valued by the game's ``rewards`` when it has them, else as even for every seat.
+    remaining = max(1, game.max_decisions(game.options(start)) - len(game.history_actions(start)))
+    max_depth = min(max_depth, remaining)
     while True:
         if max_iterations is not None and iterations >= max_iterations:
             break
@@ -253,13 +260,14 @@ def ismcts(
             depth += 1
             if expanded:
                 break
-        # Rollout.
-        while not hooks.horizon(start, state):
+        # Rollout, up to the guard.
+        while depth < remaining and not hooks.horizon(start, state):
             waiting = game.awaiting(state)
             if not waiting:
                 break
             actor = min(waiting)
             game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), rng))
+            depth += 1
         values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
         if root_stats is not None and root_action is not None:
             figures = root_stats.setdefault(root_action, {"visits": 0.0, "value": 0.0})

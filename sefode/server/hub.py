@@ -308,7 +308,7 @@ class Hub:
                 room.restore_match(stored)
                 assert room.match is not None
                 ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
-                outcome = room.match.game.outcome(room.match.state)
+                outcome = room.match.final()
                 if outcome is not None:  # killed between storing the last action and saving the room
                     url = f"/api/matches/{stored.id}/history"
                     placements = list(outcome.placements)
@@ -340,7 +340,7 @@ class Hub:
             room.restore_match(stored)
             assert room.match is not None
             ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
-            outcome = room.match.game.outcome(room.match.state)
+            outcome = room.match.final()
             if outcome is not None:  # the last owner stored the last action, then died before saving the room
                 url = f"/api/matches/{stored.id}/history"
                 room.last_match = {

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sefode.bots.base import Player
-from sefode.engine import Game, Turns
+from sefode.engine import Game, Outcome, Turns, guard_reason
 from sefode.server.record import ActionSource
 
 RECAP_EVENTS = 30
@@ -51,9 +51,27 @@ class MatchRun:
     """Seats whose clock ran out this turn: the table's bot plays for them until they are no longer awaited."""
     awaiting: frozenset[int] = frozenset()
 
+    limit: int | None = None
+    """The game's longest match (``Game.max_decisions``), read once."""
+
+    def guard(self, actions: int | None = None) -> str | None:
+        """Why the guard against endless play ended the match: it reached the game's longest match after ``actions``
+        accepted actions (default: ``stored``) without an end of its own. None while it goes on, or once it ended."""
+        if self.limit is None:
+            self.limit = self.game.max_decisions(self.game.options(self.state))
+        count = self.stored if actions is None else actions
+        return None if count < self.limit else guard_reason(self.game, self.state, count)
+
+    def final(self, actions: int | None = None) -> Outcome | None:
+        """The match's outcome: the game's, or, once the guard ended it, the game's ``unfinished_outcome``."""
+        outcome = self.game.outcome(self.state)
+        if outcome is None and self.guard(actions) is not None:
+            return self.game.unfinished_outcome(self.state)
+        return outcome
+
     @property
     def over(self) -> bool:
-        return self.game.outcome(self.state) is not None
+        return self.final() is not None
 
     def record(self, events: list[dict[str, Any]]) -> None:
         for ev in events:

@@ -25,11 +25,12 @@ def state_common(run: MatchRun) -> Common:
     """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline, whether the match
     is over and each seat's standing."""
     deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
+    guarded = run.guard() is not None  # the guard against endless play ended it: nobody is awaited any more
     return Common(
-        sorted(run.game.awaiting(run.state)),
+        [] if guarded else sorted(run.game.awaiting(run.state)),
         deadlines,
         min(run.deadlines.values(), default=None),
-        run.game.is_over(run.state),
+        guarded or run.game.is_over(run.state),
         [str(x) for x in run.game.seat_status(run.state)],
     )
 

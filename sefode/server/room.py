@@ -781,7 +781,7 @@ class Room(RoomRecord):
         if seat < len(run.seats) and seat in game.stand_in_seats(run.state) and not run.seats[seat].get("left"):
             run.seats[seat]["left"] = True
             seats_changed = True
-        outcome = game.outcome(run.state)
+        outcome = run.final(run.stored + 1)  # the game's, or the guard's once this action reaches the longest match
         placements = list(outcome.placements) if outcome is not None else None
         try:
             await self.hub.write(
@@ -826,9 +826,12 @@ class Room(RoomRecord):
         except Exception as err:  # awarding must never stop a match from ending (Hub.open recovers it later)
             logs.error("match.awarding_failed", err, room=self.id, match=run.id)
         url = f"/api/matches/{run.id}/history"
-        final = run.game.outcome(run.state)
+        final = run.final()
         outcome = final.to_json() if final is not None else None
         no_winner = bool(final and final.no_winner)
+        guard = run.guard()
+        if guard is not None:
+            logs.event("match.guard", room=self.id, match=run.id, reason=guard)
         self.last_match = {
             "id": run.id,
             "number": run.number,

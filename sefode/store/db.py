@@ -48,6 +48,32 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def database_problem(url: str | None) -> str | None:
+    """Why the database at ``url`` (default: ``default_database_url``) cannot be opened, in one line that names it
+    (its password hidden), or None when it opens. ``sefode serve`` asks this before starting, so a bad
+    ``DATABASE_URL`` (a SQLite path in a missing folder, an unknown scheme) is one line, not a traceback."""
+    shown = url or "the default database"
+    try:
+        full = normalise_url(url) if url else default_database_url()
+        parsed = sa.engine.make_url(full)
+        shown = parsed.render_as_string(hide_password=True)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            folder = Path(parsed.database or "").expanduser().absolute().parent
+            if not folder.is_dir():
+                return f"cannot open the database {shown}: the folder {folder} does not exist"
+        engine = sa.create_engine(full)
+        try:
+            with engine.connect():
+                pass
+        finally:
+            engine.dispose()
+    except (sa.exc.SQLAlchemyError, OSError, ValueError, ImportError) as err:
+        reason = getattr(err, "orig", None) or err
+        first = (str(reason).strip().splitlines() or [type(reason).__name__])[0]
+        return f"cannot open the database {shown}: {first}"
+    return None
+
+
 SessionResolver = Callable[[sa.Engine, str], "tuple[str, str] | None"]
 """Maps a token that is no guest token to (player id, name), or None: how a layer above the store (the accounts'
 login sessions) lets ``Store.player_by_token`` accept its tokens. The store never imports that layer."""

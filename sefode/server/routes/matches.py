@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.engine import get_game
+from sefode.engine import get_game, guard_reason
 from sefode.history import export, rebuild, replay
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
@@ -25,6 +25,9 @@ async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
     game = get_game(stored.game)
     state = rebuild(game, stored.options, stored.seed, stored.setup, [(s, a) for s, a, _ in stored.actions])
     out = export(game, state)
+    guard = guard_reason(game, state, len(stored.actions))
+    if guard is not None:  # the guard against endless play ended it (Game.max_decisions): the history says why
+        out["result"] = {**game.unfinished_outcome(state).to_json(), "guard": guard}
     accounts = await hub.bot_accounts(s.get("player_id") for s in stored.seats)  # the store for ids not seen here
     bot_names = await hub.db(hub.store.player_names, sorted(accounts)) if accounts else {}
     out["seats"] = [seat_kind(i, s, accounts, bot_names) for i, s in enumerate(stored.seats)]

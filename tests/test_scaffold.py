@@ -1,0 +1,99 @@
+"""``sefode new-game NAME`` (issue 26): the scaffold is a working distribution that passes its own tests as generated,
+its rules tests and the conformance suite (``sefode.testing``), from outside the repository."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sefode.cli import main
+from sefode.scaffold import Names, ScaffoldError, fill, new_game
+from sefode.testing import suite
+
+
+def install_without_touching_this_environment(project: Path, site: Path) -> dict[str, str]:
+    """What ``pip install -e`` makes of the scaffold, in a folder of its own: the distribution's metadata with the entry
+    points its ``pyproject.toml`` declares, and its ``src`` on the path. Returns the environment to run it with."""
+    meta = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = site / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n")
+    groups = meta["entry-points"]
+    (info / "entry_points.txt").write_text(
+        "".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) for group, eps in groups.items())
+    )
+    return {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{project / 'src'}", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+@pytest.mark.slow
+def test_a_scaffold_installs_and_passes_its_own_tests_and_the_conformance_suite(tmp_path: Path) -> None:
+    project = tmp_path / "sefode-pedras"
+    assert main(["new-game", "pedras", "--dir", str(project)]) == 0
+    files = {p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()}
+    assert {
+        "pyproject.toml", "README.md", "src/sefode_pedras/__init__.py", "src/sefode_pedras/game.py",
+        "src/sefode_pedras/py.typed", "src/sefode_pedras/rules/pedras.pt-BR.md", "src/sefode_pedras/rules/pedras.en.md",
+        "src/sefode_pedras/i18n/pt-BR.json", "src/sefode_pedras/i18n/en.json", "src/sefode_pedras/client/index.js",
+        "tests/test_conformance.py", "tests/test_rules.py",
+    } == files  # fmt: skip
+    config = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["project"]["entry-points"]["sefode.games"] == {"pedras": "sefode_pedras:Pedras"}
+    package = project / "src" / "sefode_pedras"
+    patterns = config["tool"]["setuptools"]["package-data"]["sefode_pedras"]
+    data = {p for pattern in patterns for p in package.glob(pattern)}
+    resources = {p for p in package.rglob("*") if p.is_file() and p.suffix != ".py"}
+    assert resources <= data, resources - data  # a non-editable install carries every resource file
+    assert config["tool"]["pytest"]["ini_options"]["sefode_game"] == ["pedras"]
+    assert config["tool"]["mypy"]["strict"] is True and "lint" in config["tool"]["ruff"]
+    assert "{{" not in "".join((project / name).read_text(encoding="utf-8") for name in files)
+
+    env = install_without_touching_this_environment(project, tmp_path / "site")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    passed = re.search(r"(\d+) passed", proc.stdout)
+    assert passed is not None and int(passed.group(1)) == len(suite.__all__) + 3, proc.stdout
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=project, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
+    games = subprocess.run([sys.executable, "-m", "sefode", "games"], env=env, capture_output=True, text=True)
+    assert games.returncode == 0 and "pedras: 2-4 seats" in games.stdout
+
+
+def test_names_derive_the_package_the_distribution_and_the_class() -> None:
+    names = Names.of("sete_pedras")
+    assert (names.package, names.dist, names.cls, names.title) == (
+        "sefode_sete_pedras", "sefode-sete-pedras", "SetePedras", "Sete pedras"
+    )  # fmt: skip
+    with pytest.raises(ScaffoldError, match="unknown placeholder"):
+        fill("{{nome}}", names.values(), "x.tmpl")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["Bad-Name"], "lowercase letters"),
+        (["fodinha"], "already installed"),
+    ],
+)
+def test_new_game_refuses_a_bad_name_in_one_line(
+    args: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new-game", *args, "--dir", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+    assert not (tmp_path / "x").exists()
+
+
+def test_new_game_never_writes_into_a_folder_that_holds_files(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("keep", encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="not an empty folder"):
+        new_game("pedras", tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
