@@ -24,9 +24,13 @@ _COMMON = """
     const r = el.getBoundingClientRect();
     return r.width >= 1 && r.height >= 1;
   };
-  const words = (el) => (el.getAttribute('aria-label') || el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40);
+  const words = (el) =>
+    (el.getAttribute('aria-label') || el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40);
   const box = (r) => [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)];
-  const describe = (sel, el) => `${sel}${el.dataset.testid ? ' [' + el.dataset.testid + ']' : ''} "${words(el)}" ${JSON.stringify(box(el.getBoundingClientRect()))}`;
+  const describe = (sel, el) => {
+    const id = el.dataset.testid ? ` [${el.dataset.testid}]` : '';
+    return `${sel}${id} "${words(el)}" ${JSON.stringify(box(el.getBoundingClientRect()))}`;
+  };
 """
 
 OVERLAPS = (
@@ -36,7 +40,9 @@ OVERLAPS = (
   // groups: [[selector, stack]]; stack: elements of this group may overlap each other.
   const items = [];
   groups.forEach(([sel, stack], g) => {
-    for (const el of document.querySelectorAll(sel)) if (visible(el)) items.push({ sel, stack, g, el, r: el.getBoundingClientRect() });
+    for (const el of document.querySelectorAll(sel)) {
+      if (visible(el)) items.push({ sel, stack, g, el, r: el.getBoundingClientRect() });
+    }
   });
   const hits = [];
   const seen = new Set();
@@ -113,7 +119,8 @@ SMALL_TEXT = (
     const el = node.parentElement;
     if (!el || !visible(el) || el.closest('.sr-only')) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
-    if (size < 11.95) small.push(`${describe(el.tagName.toLowerCase() + '.' + [...el.classList].join('.'), el)} is ${size}px`);
+    const name = el.tagName.toLowerCase() + '.' + [...el.classList].join('.');
+    if (size < 11.95) small.push(`${describe(name, el)} is ${size}px`);
   }
   return [...new Set(small)];
 }"""
