@@ -544,7 +544,7 @@ export function renderTable(ctx) {
       const index = ev.plays.findIndex(([s]) => s === ev.winner);
       if (index >= 0) overlay.children[index].classList.add("winner");
       const angle = seatAngle(ev.winner, view.seats, base, direction(view));
-      const pos = polar(angle, 41, 39);
+      const pos = rimPos(angle);
       overlay.style.setProperty("--to-x", `${pos.x - 50}%`);
       overlay.style.setProperty("--to-y", `${pos.y - 50}%`);
     }
