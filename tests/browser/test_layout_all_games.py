@@ -114,6 +114,17 @@ def _fodinha_at(options: dict[str, Any], decision: str) -> dict[str, Any]:
     return start_point("fodinha", options, until, seed=1)
 
 
+def _one_card_bid(options: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0 to bid in a one-card hand: its own card on its forehead, the others' cards (and, in 7 Letras, the vira
+    still face down) on show."""
+
+    def until(game: Game[Any], state: Any) -> bool:
+        view = game.view(state, 0)
+        return bool(game.awaiting(state) == {0} and view["phase"] == "bidding" and view["cards"] == 1)
+
+    return start_point("fodinha", options, until, seed=1)
+
+
 def _king_at(decision: str) -> dict[str, Any]:
     phase = {"contract": "choosing", "trump": "trump", "card": "playing"}[decision]
 
@@ -200,6 +211,23 @@ CASES: list[Case] = [
     *_fodinha_cases("sefode", {}, (5, 2, 8)),
     *_fodinha_cases("7letras", {"variant": "7letras"}, (4, 7)),
     *_fodinha_cases("sefodejunto", {"teams": True}, (6, 4, 8)),
+    *[
+        Case(
+            name,
+            "one-card",
+            seats,
+            functools.partial(
+                lambda o: {"bots": o["players"] - 1, "options": o, "start": _one_card_bid(o)},
+                {**options, "players": seats},
+            ),
+            BID,
+            # Mão na testa: the others' cards on show on their seats, whatever the seats' size.
+            ("[data-testid=my-forehead-card]", "[data-testid=bid-panel]", ".seat-hand.visible .card"),
+            FODINHA,
+            docs=True,
+        )
+        for name, options, seats in (("7letras", {"variant": "7letras"}, 4), ("sefode", {}, 8))
+    ],
     Case(
         "king",
         "contract",
@@ -322,6 +350,8 @@ def test_the_table_has_nothing_over_anything_and_the_decision_in_view(
     page.on("pageerror", lambda error: errors.append(str(error)))
     open_solo(page, shared_server.url, NAME, case.body())
     page.wait_for_selector(case.ready)
+    if case.state == "one-card":
+        expect(page.locator(".seat-hand.visible .card")).to_have_count(case.seats - 1)
     if case.name == "sefodejunto":  # the game's chip names the pairs game, not plain Se Fode
         expect(page.get_by_test_id("room-game")).to_have_text("Se Fode Junto")
     found = _look(page, case, artifacts, 100)
