@@ -88,7 +88,7 @@ function pairsBar(ctx, view) {
 
 function seatBox(ctx, view, room, seat, base, mySeat) {
   const angle = seatAngle(seat, view.seats, base, direction(view));
-  const pos = polar(angle, 41, 39);
+  const pos = rimPos(angle);
   const info = seatInfo(room, seat);
   const team = teamOf(room, view, seat);
   const classes = ["seat"];
@@ -124,9 +124,11 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
     "div",
     {
       class: classes.join(" "),
-      style: { left: `${pos.x}%`, top: `${pos.y}%`, "--team": team ? team.colour : null },
+      // Anchored at the same fraction of its own box as its place on the felt: a seat on the rim stays inside it.
+      style: { left: `${pos.x}%`, top: `${pos.y}%`, "--ax": `${-pos.x}%`, "--ay": `${-pos.y}%`, "--team": team ? team.colour : null },
       testid: `seat-${seat}`,
       "data-seat": String(seat),
+      "data-angle": String(angle),
     },
     h("div", { class: "seat-name", title: seatName(room, seat, mySeat) }, team ? h("span", { class: "team-dot", style: { background: team.colour }, "aria-hidden": "true" }, team.symbol) : null, seatName(room, seat, mySeat)),
     team ? h("div", { class: "seat-team", style: { "--team": team.colour }, title: team.name }, team.name) : null,
@@ -137,13 +139,132 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
       { class: "seat-bid", testid: `seat-bid-${seat}` },
       bid === null || bid === undefined
         ? h("span", { class: "muted" }, view.phase === "bidding" && view.turn === seat ? t("table.bidding_now") : "—")
-        : t("table.bid_won", { bid, won: view.won[seat] }),
+        : [
+            h("span", { class: "bid-long" }, t("table.bid_won", { bid, won: view.won[seat] })),
+            // The compact seat's form (tricks made / bid), with the words in its tooltip.
+            h("span", { class: "bid-short", "aria-hidden": "true", title: t("table.bid_won", { bid, won: view.won[seat] }) }, t("table.won_of_bid", { bid, won: view.won[seat] })),
+          ],
     ),
     status.length ? h("div", { class: "seat-tags" }, status) : null,
     view.turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
     hand,
   );
 }
+
+/**
+ * A seat's place on the felt's rim (percent of the felt), also the point of its own box it is anchored by. The rim is
+ * a rounded rectangle (a superellipse), not an ellipse: seats between the sides and the ends sit out in the corners,
+ * clear of their neighbours and of the middle where the cards are played.
+ */
+function rimPos(angle, power = RIM_POWERS[0]) {
+  const rad = (angle * Math.PI) / 180;
+  const bend = (v) => Math.sign(v) * Math.abs(v) ** power;
+  return { x: 50 + 48 * bend(Math.cos(rad)), y: 50 + 48 * bend(Math.sin(rad)) };
+}
+/** The rim's shapes tried in turn until no two seats touch: rounded rectangle, ellipse, squarer rectangle. */
+const RIM_POWERS = [0.75, 1, 0.5];
+
+function placeSeat(el, power) {
+  const pos = rimPos(Number(el.dataset.angle), power);
+  el.style.left = `${pos.x}%`;
+  el.style.top = `${pos.y}%`;
+  el.style.setProperty("--ax", `${-pos.x}%`);
+  el.style.setProperty("--ay", `${-pos.y}%`);
+}
+
+const MIN_FELT_PX = 180;
+
+/** Boxes a and b (DOMRect-like) overlap by more than a pixel each way: the area in common, else 0. */
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 1 && h > 1 ? w * h : 0;
+}
+
+/**
+ * After the table is in the page (and when the window changes size): the felt gives up height until the hand and
+ * the decision bar fit the first screen, and each played card moves towards the middle until it covers no seat.
+ */
+export function fitTable(table) {
+  if (!table || !table.isConnected) return;
+  const felt = table.querySelector(".felt");
+  if (!felt) return;
+  felt.style.height = "";
+  const bottoms = [...table.querySelectorAll("[data-testid=my-hand], [data-testid=bid-panel]")].map((el) => el.getBoundingClientRect().bottom + window.scrollY);
+  const over = bottoms.length ? Math.max(...bottoms) - document.documentElement.clientHeight : 0;
+  if (over > 0) {
+    const height = felt.getBoundingClientRect().height;
+    felt.style.height = `${Math.max(MIN_FELT_PX, Math.floor(height - over - 2))}px`;
+  }
+  // Seats that touch each other (large text, many seats, a short felt): the rim's other shapes, then every seat in
+  // its compact form, until none does (else the arrangement where they touch least).
+  const seatEls = [...felt.querySelectorAll(".seat[data-angle]")];
+  const touching = () => {
+    const boxes = seatEls.map((el) => el.getBoundingClientRect());
+    let sum = 0;
+    boxes.forEach((a, i) => boxes.forEach((b, j) => { if (j > i) sum += overlap(a, b); }));
+    return sum;
+  };
+  let best = null;
+  for (const tight of [false, true]) {
+    felt.classList.toggle("tight", tight);
+    for (const power of RIM_POWERS) {
+      for (const el of seatEls) placeSeat(el, power);
+      const area = touching();
+      if (!best || area < best.area) best = { tight, power, area };
+      if (area === 0) break;
+    }
+    if (best.area === 0) break;
+  }
+  if (best) {
+    felt.classList.toggle("tight", best.tight);
+    for (const el of seatEls) placeSeat(el, best.power);
+  }
+  const seats = [...felt.querySelectorAll(".seat")].map((el) => el.getBoundingClientRect());
+  const box = felt.getBoundingClientRect();
+  const inner = { left: box.left + felt.clientLeft, top: box.top + felt.clientTop, w: felt.clientWidth, h: felt.clientHeight };
+  for (const card of felt.querySelectorAll(".card.in-trick")) {
+    const x = parseFloat(card.dataset.x || card.style.left);
+    const y = parseFloat(card.dataset.y || card.style.top);
+    if (Number.isNaN(x) || Number.isNaN(y)) continue;
+    card.dataset.x = String(x);
+    card.dataset.y = String(y);
+    const w = card.offsetWidth, h = card.offsetHeight;
+    const covers = (px, py) => {
+      const cx = inner.left + (px / 100) * inner.w;
+      const cy = inner.top + (py / 100) * inner.h;
+      const rect = { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2, bottom: cy + h / 2 };
+      return seats.reduce((sum, seat) => sum + overlap(rect, seat), 0);
+    };
+    // Towards the middle along the line from its seat; failing that, the free spot of the felt nearest to it.
+    let spot = null;
+    let least = { x, y, area: Infinity };
+    for (let step = 10; step >= 0 && !spot; step -= 1) {
+      const px = 50 + ((x - 50) * step) / 10, py = 50 + ((y - 50) * step) / 10;
+      const area = covers(px, py);
+      if (area === 0) spot = { x: px, y: py };
+      else if (area < least.area) least = { x: px, y: py, area };
+    }
+    if (!spot) {
+      let near = Infinity;
+      for (let px = 8; px <= 92; px += 4) {
+        for (let py = 10; py <= 90; py += 4) {
+          const d = (px - x) ** 2 + (py - y) ** 2;
+          if (d < near && covers(px, py) === 0) {
+            near = d;
+            spot = { x: px, y: py };
+          }
+        }
+      }
+    }
+    spot = spot || least;
+    card.style.left = `${spot.x}%`;
+    card.style.top = `${spot.y}%`;
+  }
+}
+
+let lastTable = null;
+if (typeof window !== "undefined") window.addEventListener("resize", () => fitTable(lastTable));
 
 /** Each played card in front of the seat that played it (further out, and smaller, with many seats). */
 function trickPos(view, seat, base) {
@@ -253,6 +374,8 @@ function summaryEl(ctx, view) {
   const summary = ctx.memory.summary;
   // It stays through the next hand's bidding at most: once cards are played it would cover them.
   if (!summary || view.phase !== "bidding" || Date.now() - summary.since > SUMMARY_MS) return null;
+  // Issue 22: it gives way once your own bid is due (it would cover the table while your clock runs).
+  if (view.turn !== null && view.turn === (ctx.seat ?? view.seat)) return null;
   const record = summary.record;
   if (!record || record.number !== (view.last_hand && view.last_hand.number)) return null;
   const rows = [];
@@ -421,7 +544,7 @@ export function renderTable(ctx) {
       const index = ev.plays.findIndex(([s]) => s === ev.winner);
       if (index >= 0) overlay.children[index].classList.add("winner");
       const angle = seatAngle(ev.winner, view.seats, base, direction(view));
-      const pos = polar(angle, 41, 39);
+      const pos = rimPos(angle);
       overlay.style.setProperty("--to-x", `${pos.x - 50}%`);
       overlay.style.setProperty("--to-y", `${pos.y - 50}%`);
     }
@@ -448,7 +571,7 @@ export function renderTable(ctx) {
     turnText = t(key, { name: seatName(room, view.turn, mySeat) });
   } else turnText = "";
   const myTurn = view.turn === mySeat && view.phase !== "over";
-  return h(
+  const table = h(
     "div",
     { class: `table variant-${view.variant} seats-${view.seats}${Array.isArray(view.teams) ? " pairs" : ""}`, testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
     infoBar(ctx, view),
@@ -464,4 +587,7 @@ export function renderTable(ctx) {
     myTurn && view.phase === "bidding" && !pausing ? bidPanel(ctx, view, onBid, paused) : null,
     myHand(ctx, view, mySeat, onPlay, blocked),
   );
+  lastTable = table;
+  requestAnimationFrame(() => fitTable(table));
+  return table;
 }

@@ -117,6 +117,11 @@ export function sortCards(cards, opts = {}) {
  * A face-up card. opts: manilhas (list), size ("xs"|"sm"|"md"|"lg"), testid, onclick, playable, disabled,
  * selected, extraClass, label (extra words for the accessible name).
  */
+/** A glyph of a card's face: its text, or (drawn) the same text painted from `data-glyph` by the stylesheet. */
+function glyph(tag, text, drawn, attrs = {}) {
+  return drawn ? h(tag, { ...attrs, "data-glyph": text }) : h(tag, attrs, text);
+}
+
 export function cardEl(name, opts = {}) {
   const joker = isJoker(name);
   const { rank, suit } = parseCard(name);
@@ -132,6 +137,9 @@ export function cardEl(name, opts = {}) {
   let label = cardLabel(name) + (isManilha ? ` (${t("card.manilha")})` : "");
   if (opts.label) label += ` (${opts.label})`;
   const tag = opts.onclick ? "button" : "div";
+  // A card you can press is named by its words ("Ás de espadas"); its printed corners are drawn by the stylesheet, not
+  // written as text, so that the name a voice-control user says matches what the button says (WCAG 2.5.3).
+  const drawn = tag === "button";
   return h(
     tag,
     {
@@ -146,11 +154,11 @@ export function cardEl(name, opts = {}) {
       disabled: opts.disabled || false,
       role: opts.onclick ? null : "img",
     },
-    h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, printed), joker ? h("i", {}, name.slice(1)) : h("i", {}, symbol)),
+    h("span", { class: "corner tl", "aria-hidden": "true" }, glyph("b", printed, drawn), glyph("i", joker ? name.slice(1) : symbol, drawn)),
     joker
-      ? h("span", { class: "pip joker-word", "aria-hidden": "true" }, t("card.joker_word"))
-      : h("span", { class: "pip", "aria-hidden": "true" }, symbol),
-    h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, printed), joker ? h("i", {}, name.slice(1)) : h("i", {}, symbol)),
+      ? glyph("span", t("card.joker_word"), drawn, { class: "pip joker-word", "aria-hidden": "true" })
+      : glyph("span", symbol, drawn, { class: "pip", "aria-hidden": "true" }),
+    h("span", { class: "corner br", "aria-hidden": "true" }, glyph("b", printed, drawn), glyph("i", joker ? name.slice(1) : symbol, drawn)),
     isManilha ? h("span", { class: "manilha-mark", "aria-hidden": "true" }, "★") : null,
   );
 }

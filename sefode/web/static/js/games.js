@@ -83,10 +83,18 @@ export function variantOf(spec, options) {
   return variants.find((v) => v.id === chosen) || variants[0];
 }
 
-/** The display name of a game and variant: "7 Letras", or the game's title when it has no variants. */
+/**
+ * The display name of a game and variant: "7 Letras", or the game's title when it has no variants. A switch that
+ * renames the variant when on has its own key, `<variant title>.with.<option>` ("Se Fode Junto": Se Fode in pairs).
+ */
 export function matchTitle(spec, options) {
   const variant = variantOf(spec, options);
-  return variant ? tg(spec.name, variant.title) : gameTitle(spec);
+  if (!variant) return gameTitle(spec);
+  for (const [key, value] of Object.entries(options || {})) {
+    const named = `${variant.title}.with.${key}`;
+    if (value === true && hasKey(named, spec.name)) return tg(spec.name, named);
+  }
+  return tg(spec.name, variant.title);
 }
 
 /** The rules page for these options (the variant's, else the game's first). */

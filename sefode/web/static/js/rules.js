@@ -38,6 +38,7 @@ function clean(node, doc) {
   if (tag === "table") {
     const wrap = doc.createElement("div");
     wrap.className = "table-scroll";
+    wrap.tabIndex = 0; // a wide table scrolls sideways: reachable with the keyboard too
     wrap.append(el);
     return wrap;
   }
