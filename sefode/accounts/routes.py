@@ -395,9 +395,7 @@ async def delete(request: Request) -> Response:
     _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
     if hub is not None:
-        hub.blocks.pop(player, None)  # the store forgot its blocks, both ways (``service.forget_account``)
-        for blocked in hub.blocks.values():
-            blocked.discard(player)
+        await hub.forget_blocks(player)  # the store forgot its blocks, both ways (``service.forget_account``)
         hub.seen.pop(player, None)
         from sefode.server.privacy import forget_player
 
@@ -548,10 +546,7 @@ async def block_player(request: Request) -> Response:
     other = await _tx(request, run)
     hub = _hub(request)
     if hub is not None:
-        hub.blocks.setdefault(player, set()).add(other)
-        for room in list(hub.rooms.values()):
-            if room.owner == player:
-                await room.turn_away(other)
+        await hub.set_block(player, other, True)
     return JSONResponse({"player_id": other, "blocked": True})
 
 
@@ -563,7 +558,7 @@ async def unblock_player(request: Request) -> Response:
     await _tx(request, lambda conn: friends.unblock(conn, player, other))
     hub = _hub(request)
     if hub is not None:
-        hub.blocks.get(player, set()).discard(other)
+        await hub.set_block(player, other, False)
     return JSONResponse({"player_id": other, "blocked": False})
 
 

@@ -221,7 +221,7 @@ class Cluster:
     async def open(self) -> None:
         await self.redis.ping()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(f"{self.prefix}node:{self.node}")
+        await self._pubsub.subscribe(f"{self.prefix}node:{self.node}", f"{self.prefix}all")
         await self._beat()
         self._tasks = [
             asyncio.create_task(self._listen(), name="cluster-listen"),
@@ -638,6 +638,15 @@ class Cluster:
             except Exception as err:
                 logs.error("cluster.publish_failed", err, node=node)
 
+    async def tell_all(self, envelope: dict[str, Any]) -> None:
+        """Publish ``envelope`` to every other node at once (what each process keeps of the store, e.g. blocks)."""
+        try:
+            await self.redis.publish(
+                f"{self.prefix}all", orjson.dumps({"from": self.node, "boot": self.boot, "e": [envelope]})
+            )
+        except Exception as err:
+            logs.error("cluster.publish_failed", err, node="all")
+
     async def _listen(self) -> None:
         while True:
             try:
@@ -653,6 +662,8 @@ class Cluster:
             try:
                 data = orjson.loads(message["data"])
                 sender, boot = data["from"], data.get("boot", "")
+                if sender == self.node and boot == self.boot and _text(message["channel"]) == f"{self.prefix}all":
+                    continue  # our own word to every node: already applied here
                 if self.heard.get(sender) != boot:
                     await self._heard_from(sender, boot)
                 for envelope in data["e"]:
@@ -704,6 +715,10 @@ class Cluster:
                 await self.rejoin(conn, route.join)
         elif kind == "in":  # owner: a client message forwarded by an edge
             asyncio.get_running_loop().create_task(self._serve(sender, boot, env))
+        elif kind == "block":  # every node: an account blocked or unblocked someone (the store has it already)
+            await self.hub.set_block(str(env["p"]), str(env["o"]), bool(env["on"]), tell_cluster=False)
+        elif kind == "forget_blocks":
+            await self.hub.forget_blocks(str(env["p"]), tell_cluster=False)
         elif kind == "bye":
             rconn = self.remote.pop((sender, boot, env["c"]), None)
             if rconn is not None and rconn.room is not None:

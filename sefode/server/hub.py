@@ -424,6 +424,28 @@ class Hub:
         blocked = self.blocks.get(blocker)
         return blocked is not None and player_id in blocked
 
+    async def set_block(self, blocker: str, other: str, on: bool, *, tell_cluster: bool = True) -> None:
+        """``blocker`` blocked (``on``) or unblocked ``other``, as the store now says: this process's copy follows, the
+        rooms ``blocker`` owns here turn ``other`` away, and (cluster mode) every other node does the same."""
+        if on:
+            self.blocks.setdefault(blocker, set()).add(other)
+            for room in list(self.rooms.values()):
+                if room.owner == blocker:
+                    await room.turn_away(other)
+        else:
+            self.blocks.get(blocker, set()).discard(other)
+        if tell_cluster and self.cluster is not None:
+            await self.cluster.tell_all({"k": "block", "p": blocker, "o": other, "on": on})
+
+    async def forget_blocks(self, player: str, *, tell_cluster: bool = True) -> None:
+        """An account was deleted: its blocks, both ways, are gone from the store; this process's copy follows (and,
+        in cluster mode, every other node's)."""
+        self.blocks.pop(player, None)
+        for blocked in self.blocks.values():
+            blocked.discard(player)
+        if tell_cluster and self.cluster is not None:
+            await self.cluster.tell_all({"k": "forget_blocks", "p": player})
+
     async def is_bot_account(self, player_id: str) -> bool:
         return bool(await self.bot_accounts([player_id]))
 

@@ -80,6 +80,14 @@ class Host(Protocol):
 
     async def handle(self, peer: Peer, msg: dict[str, Any]) -> None: ...
 
+    async def set_block(self, blocker: str, other: str, on: bool, *, tell_cluster: bool = True) -> None:
+        """``blocker`` blocked (``on``) or unblocked ``other`` (another node says so: ``tell_cluster`` False)."""
+        ...
+
+    async def forget_blocks(self, player: str, *, tell_cluster: bool = True) -> None:
+        """A deleted account's blocks are gone, both ways."""
+        ...
+
 
 class Placement(Protocol):
     """Which node holds a room, and how a peer reaches it. Every method is called by the hub."""
