@@ -57,6 +57,8 @@ def serve(
         public_url=public_url,
         limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else _limits_from_env(),
         test_hooks=os.environ.get("SEFODE_TEST_HOOKS") == "1",
+        metrics_token=os.environ.get("SEFODE_METRICS_TOKEN") or None,
+        listen_host=host,
     )
     if open_browser:
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
