@@ -9,6 +9,7 @@ through a path file, so that the test downloads nothing. Which ``sefode`` it run
 from __future__ import annotations
 
 import re
+import shutil
 import site
 import sqlite3
 import subprocess
@@ -33,9 +34,15 @@ def _run(*args: str | Path, cwd: Path) -> str:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel, built once (the build works in the repository's build/ folder: one build at a time)."""
+    """The wheel, built once from a copy of the files git tracks (so nothing untracked, and no build/ folder left
+    from an earlier build, can slip into it; nothing is written into the repository)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in _run("git", "ls-files", "-z", "pyproject.toml", "README.md", "sefode", cwd=ROOT).split("\0"):
+        if name:
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
     out = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", out, ROOT, cwd=out)
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", out, source, cwd=out)
     (built,) = out.glob("sefode-*.whl")
     return built
 
