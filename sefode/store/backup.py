@@ -92,6 +92,8 @@ def backup(url: str, target: Path) -> None:
         raise BackupError(f"{target} already exists; name a new file")
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    # Readable by its owner alone from the start: a backup holds password hashes, session hashes and chat.
+    os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     try:
         if _is_sqlite(url):
             source_path = _sqlite_path(url)

@@ -79,6 +79,7 @@ def test_a_backup_taken_mid_match_restores_into_an_empty_database_and_the_match_
         before = my_turn_at(client, 5)
         done = sefode("backup", str(backup_file), database=live)  # while the server runs, mid-match
         assert done.returncode == 0, done.stderr
+        assert backup_file.stat().st_mode & 0o777 == 0o600  # password and session hashes: the owner's alone
         client.close()
 
     refused = sefode("restore", str(backup_file), database=live)
