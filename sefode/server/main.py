@@ -62,8 +62,7 @@ def serve(
         listen_host=host,
     )
     if open_browser:
-        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        threading.Timer(1.0, webbrowser.open, args=(address(host, port) + "/",)).start()
     logs.event("server.start", host=host, port=port)
     config = uvicorn.Config(
         app,
