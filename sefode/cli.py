@@ -1,5 +1,5 @@
-"""The ``sefode`` command: ``serve``, ``replay``, ``simulate``, ``analyse``, ``bot``, ``games``, ``new-game``,
-``demo``."""
+"""The ``sefode`` command: ``serve``, ``backup``, ``restore``, ``replay``, ``simulate``, ``analyse``, ``bot``,
+``games``, ``new-game``, ``demo``."""
 
 from __future__ import annotations
 
@@ -261,6 +261,49 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return code
 
 
+def _database(args: argparse.Namespace) -> str:
+    from sefode.store.db import default_database_url, normalise_url
+
+    return normalise_url(args.database) if args.database else default_database_url()
+
+
+def _cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sefode.store.backup import backup, shown
+
+    url = _database(args)
+    try:
+        backup(url, Path(args.file))
+    except Exception as err:  # one line, never a traceback (BackupError says what to do)
+        print(f"sefode backup: {_one_line(err)}", file=sys.stderr)
+        return 2
+    print(f"backed up {shown(url)} to {args.file}")
+    return 0
+
+
+def _cmd_restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sefode.store.backup import restore, shown
+
+    url = _database(args)
+    try:
+        restore(url, Path(args.file))
+    except Exception as err:  # one line, never a traceback (BackupError says what to do)
+        print(f"sefode restore: {_one_line(err)}", file=sys.stderr)
+        return 2
+    print(f"restored {args.file} into {shown(url)}")
+    return 0
+
+
+def _one_line(err: BaseException) -> str:
+    from sefode.store.backup import BackupError
+
+    text = str(err) if isinstance(err, BackupError) else f"{type(err).__name__}: {err}"
+    return " ".join(text.split())[:500]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sefode", description="Se Fode: the online table for Fodinha and friends")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +331,19 @@ def build_parser() -> argparse.ArgumentParser:
         "e.g. 127.0.0.1); the per-client limits then see the real client. Default: SEFODE_FORWARDED_ALLOW_IPS",
     )
     serve.set_defaults(func=_cmd_serve)
+
+    database_help = "the database (default: DATABASE_URL, else SQLite under the user's data directory)"
+    backup = sub.add_parser(
+        "backup", help="write a consistent snapshot of the database to FILE, also while the server runs"
+    )
+    backup.add_argument("file", help="a new file")
+    backup.add_argument("--database", default=None, metavar="URL", help=database_help)
+    backup.set_defaults(func=_cmd_backup)
+
+    restore = sub.add_parser("restore", help="restore a backup made by 'sefode backup' into an empty database")
+    restore.add_argument("file")
+    restore.add_argument("--database", default=None, metavar="URL", help=database_help)
+    restore.set_defaults(func=_cmd_restore)
 
     replay = sub.add_parser("replay", help="replay a sefode-history/1 file and print the result as JSON")
     replay.add_argument("file")

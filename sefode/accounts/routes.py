@@ -23,7 +23,7 @@ from sefode.accounts.gate import LoginGate, Outcome
 from sefode.accounts.service import AccountError
 from sefode.awards import Board
 from sefode.engine import game_names
-from sefode.server import text
+from sefode.server import metrics, text
 from sefode.server.messages import ClientError
 from sefode.server.work import HASHING, RETRY_AFTER_S, Busy
 from sefode.store.db import now_ms
@@ -243,7 +243,11 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     body = await _body(request)
     client = _client(request)
-    ticket = _gate(request).enter(body.get("username"), client)  # counted before any work, or refused (429)
+    try:
+        ticket = _gate(request).enter(body.get("username"), client)  # counted before any work, or refused (429)
+    except AccountError as err:
+        _count_failed(err)
+        raise
     outcome = Outcome.FAILED
     try:
         _hashing_free()
@@ -251,6 +255,7 @@ async def login(request: Request) -> Response:
         outcome = Outcome.OK
     except AccountError as err:
         outcome = Outcome.VOID if err.code == "auth/rate_limited" else Outcome.FAILED
+        _count_failed(err)
         raise
     except Busy:
         outcome = Outcome.VOID
@@ -260,6 +265,13 @@ async def login(request: Request) -> Response:
     response = JSONResponse({**me, "token": session.token})
     _set_cookie(request, response, session.token)
     return response
+
+
+def _count_failed(err: AccountError) -> None:
+    """A refused login, in the metrics (a wrong password, or a login limit)."""
+    metrics.LOGIN_FAILURES.labels(err.code).inc()
+    if err.code == "auth/rate_limited":
+        metrics.RATE_LIMITED.labels("logins").inc()
 
 
 async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[service.Session, dict[str, Any]]:

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.applications import Starlette
 
 import sefode
-from sefode.server import logs
+from sefode.server import logs, metrics
 from sefode.server.heap import HeapPolicy
 from sefode.server.hub import Hub
 from sefode.server.limits import Limiter, Limits
@@ -59,6 +59,8 @@ def create_app(
     limits: Limits | None = None,
     heap_policy: bool = True,
     test_hooks: bool = False,
+    metrics_token: str | None = None,
+    listen_host: str = "127.0.0.1",
 ) -> Starlette:
     """The server. ``database_url`` defaults to ``DATABASE_URL`` or SQLite under the user's data directory.
 
@@ -69,7 +71,8 @@ def create_app(
     ``heap_policy`` freezes the long-lived heap out of the garbage collector's full scans (``sefode.server.heap``).
     ``test_hooks`` (``SEFODE_TEST_HOOKS=1``; never on a public server) lets a solo table, and a room's match started by
     its owner, start at a given point (``sefode.server.startpoint``); off, such a request is refused with
-    ``start/disabled``.
+    ``start/disabled``. ``metrics_token`` (``SEFODE_METRICS_TOKEN``) and ``listen_host`` (where the server listens)
+    decide who may read ``/metrics`` (``sefode.server.metrics``).
     """
     if log:
         logs.setup_logging()
@@ -110,6 +113,7 @@ def create_app(
         routes += ws.echo_routes()
     routes += [
         *openapi.routes(),
+        *metrics.routes(),
         *session.routes(),
         *rooms.routes(),
         *matches.routes(),
@@ -126,6 +130,8 @@ def create_app(
     if hub.cluster is not None:
         hub.cluster.limits = app.state.limiter.limits
     app.state.public_url = public_url
+    app.state.metrics_token = metrics_token or None
+    app.state.listen_host = listen_host
     app.state.test_hooks = hub.test_hooks = test_hooks
     if test_hooks:
         logs.warning("server.test_hooks_on", detail="matches may be started at a given deal: for tests only")

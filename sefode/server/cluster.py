@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import redis.asyncio as aioredis
 
-from sefode.server import logs
+from sefode.server import logs, metrics
 from sefode.server.limits import Limits
 from sefode.server.messages import ClientError
 from sefode.store.db import Fence, FencedOut
@@ -545,6 +545,7 @@ class Cluster:
         wait_ms = float(await self._password_wait(keys=[room_key, client_key], args=[window_ms]))
         if wait_ms > 0:
             seconds = max(1, round(wait_ms / 1000))
+            metrics.RATE_LIMITED.labels("room_passwords").inc()
             raise ClientError("rate/limited", f"too many wrong passwords; try again in {seconds} second(s)")
         try:
             await room.can_enter(conn.player_id, password, None)

@@ -23,7 +23,7 @@ from sefode.accounts.friends import all_blocks
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
-from sefode.server import PROTOCOL, logs, reactions, rematch, startpoint
+from sefode.server import PROTOCOL, logs, metrics, reactions, rematch, startpoint
 from sefode.server.limits import Limiter
 from sefode.server.messages import LEVELS, ClientError, encode
 from sefode.server.placement import LocalPlacement, Peer, Placement
@@ -197,7 +197,8 @@ class Hub:
     async def room_write(self, room: Room, fn: Callable[..., Any], *args: Any) -> Any:
         """A write ``fn(conn, *args)`` for ``room``, fenced in cluster mode; a node fenced out loses the room."""
         try:
-            return await self.db(self.store.run_fenced, self.fence(room.id), fn, *args)
+            run = metrics.timed(metrics.STORE_WRITE, self.store.run_fenced, "room")
+            return await self.db(run, self.fence(room.id), fn, *args)
         except FencedOut:
             await self.fenced_out(room)
             raise ClientError("server/moved", "this room moved to another server; joining it there") from None
@@ -244,8 +245,9 @@ class Hub:
         while self._pending:
             batch, self._pending = self._pending, []
             ops = [(fn, args[:-1], args[-1]) for fn, args, _ in batch]
+            commit = metrics.timed(metrics.STORE_WRITE, self.store.run_batch, "actions")
             try:
-                results: list[Any] = await self.db(self.store.run_batch, ops)
+                results: list[Any] = await self.db(commit, ops)
             except Exception as err:
                 results = [err] * len(batch)
             for (_, _, future), result in zip(batch, results, strict=True):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from starlette.requests import HTTPConnection
 
+from sefode.server import metrics
 from sefode.server.messages import ClientError
 
 MAX_KEYS = 50_000
@@ -210,27 +211,29 @@ class Limiter:
 
     def new_session(self, client: str) -> None:
         if not self.sessions.allow(client):
-            raise ClientError("rate/limited", "too many new sessions from this address; wait a minute")
+            raise _limited("sessions", "too many new sessions from this address; wait a minute")
 
     def new_room(self, client: str) -> None:
         if not self.rooms.allow(client):
-            raise ClientError("rate/limited", "too many new rooms from this address; wait a minute")
+            raise _limited("rooms", "too many new rooms from this address; wait a minute")
 
     def open_rooms(self, open_count: int) -> None:
         cap = self.limits.open_rooms_per_player
         if open_count >= cap:
+            metrics.RATE_LIMITED.labels("open_rooms").inc()
             raise ClientError("room/too_many", f"you have {open_count} open rooms; the limit is {cap}")
 
     def message(self, player_id: str) -> bool:
+        """Whether the player's message bucket lets one more through (the caller counts the refusal)."""
         return self.messages.allow(player_id)
 
     def reaction(self, player_id: str) -> None:
         if not self.reactions.allow(player_id):
-            raise ClientError("rate/limited", "too many reactions; wait a moment")
+            raise _limited("reactions", "too many reactions; wait a moment")
 
     def vote(self, player_id: str) -> None:
         if not self.votes.allow(player_id):
-            raise ClientError("rate/limited", "too many rematch votes; wait a moment")
+            raise _limited("votes", "too many rematch votes; wait a moment")
 
     def friend_request(self, player_id: str) -> None:
         if not self.friend_requests.allow(player_id):
@@ -245,7 +248,7 @@ class Limiter:
         stamp = time.monotonic() if now is None else now
         wait = max(self.passwords.wait_s("room:" + room_id, stamp), self.passwords.wait_s("client:" + client, stamp))
         if wait > 0:
-            raise ClientError("rate/limited", f"too many wrong passwords; try again in {max(1, round(wait))} second(s)")
+            raise _limited("room_passwords", f"too many wrong passwords; try again in {max(1, round(wait))} second(s)")
 
     def password_failed(self, room_id: str, client: str, now: float | None = None) -> None:
         stamp = time.monotonic() if now is None else now
@@ -254,6 +257,12 @@ class Limiter:
 
     def password_ok(self, client: str) -> None:
         self.passwords.clear("client:" + client)
+
+
+def _limited(limit: str, message: str) -> ClientError:
+    """The ``rate/limited`` refusal of ``limit``, counted in the metrics."""
+    metrics.RATE_LIMITED.labels(limit).inc()
+    return ClientError("rate/limited", message)
 
 
 def client_of(conn: HTTPConnection) -> str:

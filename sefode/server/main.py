@@ -7,6 +7,7 @@ import contextlib
 import os
 import threading
 import webbrowser
+from pathlib import Path
 from typing import Any
 
 from sefode.server import logs
@@ -57,10 +58,11 @@ def serve(
         public_url=public_url,
         limits=Limits.off() if os.environ.get("SEFODE_LIMITS") == "off" else _limits_from_env(),
         test_hooks=os.environ.get("SEFODE_TEST_HOOKS") == "1",
+        metrics_token=os.environ.get("SEFODE_METRICS_TOKEN") or None,
+        listen_host=host,
     )
     if open_browser:
-        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        threading.Timer(1.0, webbrowser.open, args=(address(host, port) + "/",)).start()
     logs.event("server.start", host=host, port=port)
     config = uvicorn.Config(
         app,
@@ -113,6 +115,36 @@ def _notify_ready() -> None:
         os.close(int(raw))
 
 
+def address(host: str, port: int) -> str:
+    """The address to open in a browser for a server listening on ``host``:``port`` (every address: loopback's).
+
+    >>> address("0.0.0.0", 8000), address("::1", 8080), address("cartas.local", 80)
+    ('http://127.0.0.1:8000', 'http://[::1]:8080', 'http://cartas.local:80')
+    """
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def where_data_lives(url: Any) -> str:
+    """The database, as a person looks for it: a SQLite file's path, or the URL without its password."""
+    if url.get_backend_name() == "sqlite" and url.database:
+        return str(Path(url.database).resolve())
+    text: str = url.render_as_string(hide_password=True)
+    return text
+
+
+def _announce(host: str, port: int, hub: Any) -> None:
+    """Once the server listens: where to open it and where its data lives, in the log (``server.listening``) and,
+    for the person who started it, on stdout."""
+    url = address(host, port)
+    data = where_data_lives(hub.store.engine.url)
+    logs.event("server.listening", open=url, database=data)
+    with contextlib.suppress(OSError, ValueError):
+        print(f"Se Fode is up: open {url}\nThe data lives in {data}", flush=True)
+
+
 def _draining_server(config: Any, hub: Any) -> Any:
     """uvicorn's server, except that in cluster mode SIGTERM first drains the node (its rooms go to other nodes,
     docs/cluster.md), and only then stops it, closing the WebSockets (their clients reconnect through the proxy)."""
@@ -132,6 +164,7 @@ def _draining_server(config: Any, hub: Any) -> Any:
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started:
+                _announce(self.config.host, self.config.port, hub)
                 _notify_ready()
 
         async def _drain(self, sig: int, frame: Any) -> None:

@@ -20,7 +20,7 @@ from sefode.bots.base import Player
 from sefode.bots.players import make_player, player_kinds
 from sefode.engine import PLATFORM_ACTIONS, Capability, EngineError, Game, SeatStatus, apply_entry, get_game
 from sefode.history import replay_actions
-from sefode.server import logs, rematch, startpoint
+from sefode.server import logs, metrics, rematch, startpoint
 from sefode.server.matchrun import MatchRun, with_played_for
 from sefode.server.messages import ClientError, encode
 from sefode.server.present import state_common, state_message
@@ -693,6 +693,7 @@ class Room(RoomRecord):
         self.pause_votes.clear()
         self.paused_until = None
         self._reset_clock()
+        metrics.MATCHES_STARTED.labels(game.name).inc()
         logs.event(
             "match.start",
             room=self.id,
@@ -756,6 +757,7 @@ class Room(RoomRecord):
         run = self.match
         assert run is not None
         game = run.game
+        began = time.perf_counter()
         before = game.seats(run.state)
         try:
             if isinstance(action, dict):
@@ -816,7 +818,10 @@ class Room(RoomRecord):
             self.send_seat_state(seat, events)
         else:
             self.send_state(events)
+        metrics.ACTIONS.labels(game.name, source.value).inc()
+        metrics.ACTION_UPDATE.labels(game.name).observe(time.perf_counter() - began)
         if placements is not None:
+            metrics.MATCHES_ENDED.labels(game.name).inc()
             await self._finish(run, placements)
         self._schedule()
 
@@ -1047,7 +1052,8 @@ class Room(RoomRecord):
             player = self._player_for(run, seat)
             state = run.game.clone(run.state)
         try:
-            action = await self.hub.decide(player, run.game, state, seat)
+            with metrics.BOT_DECISION.labels(run.game.name, player.kind).time():
+                action = await self.hub.decide(player, run.game, state, seat)
         except Exception as err:  # a broken bot must not stall the table: play the first legal action
             logs.error("bot.failed", err, room=self.id, match=run.id, seat=seat, kind=player.kind)
             legal = run.game.legal_actions(state, seat)

@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions, highlights
 from sefode.history import FORMAT, replay
+from sefode.server import metrics
 from sefode.server.limits import client_of
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, hub_of, me
@@ -133,6 +134,7 @@ async def _job(request: Request, start: bool) -> Job:
     pending = sum(1 for j in analyses.jobs.values() if j.task is not None and not j.task.done())
     client = client_of(request)
     if pending >= PENDING_MOST or analyses.worker.held(client) >= PER_CLIENT_MOST:
+        metrics.RATE_LIMITED.labels("analyses").inc()
         raise ClientError("rate/limited", "the server is analysing other matches; try again in a minute")
     total = count_decisions(history, seat)
     budget_s = _budget(request, "analysis_budget_s", "SEFODE_ANALYSIS_BUDGET_S", ANALYSIS_BUDGET_S)
@@ -197,6 +199,7 @@ async def coach(request: Request) -> Response:
     until = _whole(request, "until", None)
     analyses = _analyses(request)
     if player_id in analyses.coaching:
+        metrics.RATE_LIMITED.labels("coach").inc()
         raise ClientError("rate/limited", "the coach is still thinking about your last request")
     game = run.game
     # The server's own copy of the history (with the seed, which never leaves the server): the decisions are rebuilt

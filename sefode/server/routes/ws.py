@@ -16,7 +16,7 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sefode.server import logs, startpoint
+from sefode.server import logs, metrics, startpoint
 from sefode.server.hub import MAX_REFUSED, Connection, Hub
 from sefode.server.limits import Limiter, client_of, limiter_of
 from sefode.server.messages import ClientError, parse_message, ref_of
@@ -116,6 +116,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
             return
         player_id, tok = authed
     if _at_cap(hub, player_id, limiter):
+        metrics.RATE_LIMITED.labels("connections").inc()
         await _refuse(websocket, "rate/limited", "too many connections for this player", CLOSE_LIMIT)
         return
     limits = limiter.limits
@@ -145,6 +146,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
                     reason = "flooding"
                     logs.warning("conn.flooding", conn=conn.id, player=conn.player_id)
                     break
+                metrics.RATE_LIMITED.labels("messages").inc()
                 # The ref comes back (as with every refusal) so that a client can send the refused message again.
                 conn.error("rate/limited", "too many messages; slow down", ref_of(raw))
                 continue
@@ -157,6 +159,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
                 else:
                     await hub.handle(conn, msg)
             except ClientError as err:
+                metrics.REFUSED.labels(err.code).inc()
                 room_id = conn.room.id if conn.room is not None else None
                 logs.event(
                     "ws.refused",
