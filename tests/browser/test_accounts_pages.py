@@ -376,10 +376,12 @@ def test_the_leaderboard_has_a_rating_tab_per_game(browser: Browser, server: Ser
     expect(page.locator("[data-testid=profile-matches] > li")).to_have_count(2)
     # Progress (sefode/accounts/progress.py): two matches, no win; the group of Ana, Bia and Caio with its score.
     expect(page.get_by_test_id("progress-line-fodinha")).to_have_text(
-        PT["prof.progress_line"].replace("{matches}", "2").replace("{wins}", "0")
+        PT["prof.progress_line"]
+        .replace("{matches}", PT["prof.matches_n.other"].replace("{count}", "2"))
+        .replace("{wins}", PT["prof.group_wins.other"].replace("{count}", "0"))
     )
     group = page.get_by_test_id("profile-group-0")
-    expect(group).to_contain_text(PT["prof.group_matches"].replace("{n}", "2"))
+    expect(group).to_contain_text(PT["prof.group_matches.other"].replace("{count}", "2"))
     expect(group.locator("li").first).to_contain_text("Bia")  # two wins of two
     snap(page, artifacts, "09-profile-ratings")
     assert ana.errors == []

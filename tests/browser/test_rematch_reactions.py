@@ -86,7 +86,7 @@ def test_rematch_vote_decline_then_accept_and_reactions_at_the_senders_seat(
     # The group's running score (issue 23, progress for small groups): Ana and Bia, one match together so far.
     for client in (ana, bia):
         group = client.page.get_by_test_id("end-group")
-        expect(group).to_contain_text(PT["prof.group_matches"].replace("{n}", "1"))
+        expect(group).to_contain_text(PT["prof.group_matches.one"].replace("{count}", "1"))
         expect(group.locator("li")).to_have_count(2)
     # The end-of-match card offers the rematch to both; Ana accepts, Bia declines: no match starts.
     for client in (ana, bia):

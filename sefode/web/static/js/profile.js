@@ -2,7 +2,7 @@
 // each match opens the replay viewer. /profile is the signed-in player's own, /players/{id} anyone's.
 import { ApiError, api, getToken } from "./api.js";
 import { h } from "./dom.js";
-import { currentLang, t } from "./i18n.js";
+import { currentLang, t, tn } from "./i18n.js";
 import { accountErrorText, awardIcon, medalBadges } from "./account.js";
 import { gameTitle } from "./leaderboard.js";
 import { rememberMatch } from "./replay.js";
@@ -62,7 +62,7 @@ function progressPanel(progress) {
         h(
           "p",
           { testid: `progress-line-${g.game}` },
-          t("prof.progress_line", { matches: g.matches, wins: g.wins }),
+          t("prof.progress_line", { matches: tn("prof.matches_n", g.matches), wins: tn("prof.group_wins", g.wins) }),
         ),
         h(
           "p",
@@ -95,11 +95,11 @@ export function groupScore(group, testid) {
   return h(
     "div",
     { class: "prof-group", testid },
-    h("p", {}, h("b", {}, t("prof.group_title", { names: listNames(people) })), " ", h("span", { class: "muted small" }, `${gameTitle(group)} · ${t("prof.group_matches", { n: group.matches })}`)),
+    h("p", {}, h("b", {}, t("prof.group_title", { names: listNames(people) })), " ", h("span", { class: "muted small" }, `${gameTitle(group)} · ${tn("prof.group_matches", group.matches)}`)),
     h(
       "ol",
       { class: "prof-group-score" },
-      group.players.map((p) => h("li", {}, `${displayName(p)}: ${t("prof.group_wins", { n: p.wins })}`)),
+      group.players.map((p) => h("li", {}, `${displayName(p)}: ${tn("prof.group_wins", p.wins)}`)),
     ),
   );
 }
