@@ -1,6 +1,6 @@
-"""Issue 22's per-game polish, in the catalogues of King, One Man's Trash, Guimenon and Fodinha: plurals in words (a ``.one``
-and an ``.other`` text, never "carta(s)"), and the new texts (counter labels, pile taps, score headers, how a match
-was won) in both languages with the same placeholders."""
+"""Issue 22's per-game polish, in the catalogues of King, One Man's Trash, Guimenon and Fodinha: plurals in words (a
+``.one`` and an ``.other`` text, never "carta(s)"), and the new texts (counter labels, pile taps, score headers, how a
+match was won) in both languages with the same placeholders."""
 
 from __future__ import annotations
 

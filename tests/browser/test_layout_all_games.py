@@ -299,9 +299,9 @@ CASES: list[Case] = [
     ),
 ]
 
+
 def _params() -> list[Any]:
     return [pytest.param(case, id=case.id) for case in CASES]
-
 
 
 def _look(page: Page, case: Case, folder: Path, font: int) -> list[str]:
