@@ -1,6 +1,6 @@
-"""Issue 22's per-game polish, in the catalogues of King, One Man's Trash and Guimenon: plurals in words (a ``.one``
-and an ``.other`` text, never "carta(s)"), and the new texts (counter labels, pile taps, score headers, how a match
-was won) in both languages with the same placeholders."""
+"""Issue 22's per-game polish, in the catalogues of King, One Man's Trash, Guimenon and Fodinha: plurals in words (a
+``.one`` and an ``.other`` text, never "carta(s)"), and the new texts (counter labels, pile taps, score headers, how a
+match was won) in both languages with the same placeholders."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 
 GAMES = Path(__file__).resolve().parents[1] / "sefode" / "games"
 POLISHED = ("king", "trash", "guimenon")
+PLURALS = (*POLISHED, "fodinha")
+"""Games whose catalogues say plurals in words (Fodinha's: the deal's line in the log and a replay's hand title)."""
 
 
 def _catalogue(game: str, lang: str) -> dict[str, str]:
@@ -20,7 +22,7 @@ def _catalogue(game: str, lang: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["pt-BR", "en"])
-@pytest.mark.parametrize("game", POLISHED)
+@pytest.mark.parametrize("game", PLURALS)
 def test_no_plural_in_brackets(game: str, lang: str) -> None:
     texts = _catalogue(game, lang)
     bracketed = {k: v for k, v in texts.items() if re.search(r"\w\((s|es|ns)\)", v)}
@@ -28,7 +30,7 @@ def test_no_plural_in_brackets(game: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["pt-BR", "en"])
-@pytest.mark.parametrize("game", POLISHED)
+@pytest.mark.parametrize("game", PLURALS)
 def test_plural_texts_come_in_pairs(game: str, lang: str) -> None:
     texts = _catalogue(game, lang)
     for key in texts:
@@ -62,6 +64,12 @@ NEW_KEYS = {
         "trash.score.in",
         "trash.end.four",
     ],
+    "fodinha": [
+        "event.deal.one",
+        "event.deal.other",
+        "replay.hand_title.one",
+        "replay.hand_title.other",
+    ],
     "guimenon": [
         "guimenon.must_discard.one",
         "guimenon.must_discard.other",
@@ -73,7 +81,7 @@ NEW_KEYS = {
 }
 
 
-@pytest.mark.parametrize("game", POLISHED)
+@pytest.mark.parametrize("game", PLURALS)
 def test_the_polish_texts_exist_in_both_languages_with_the_same_placeholders(game: str) -> None:
     pt, en = _catalogue(game, "pt-BR"), _catalogue(game, "en")
     for key in NEW_KEYS[game]:

@@ -39,22 +39,7 @@ def _axe_context(browser: Browser, base_url: str, lang: str = "pt-BR") -> Browse
     return context
 
 
-AXE_XFAIL = {
-    "king": "polish branch (King's súmula): the side pane holding the score sheet (pane-score) scrolls but cannot be "
-    "focused (axe scrollable-region-focusable, 1280 px)",
-    "guimenon": "polish branch (Guimenon cards): a hand card's name is not its visible text (label-content-name-"
-    "mismatch) and its star count .gm-star is #aa7700 on #fbf7ea, contrast 3.66",
-}
-"""Tables that fail for what the King and Guimenon polish is changing; the lead removes an entry after that merge."""
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=[pytest.mark.xfail(strict=True, reason=AXE_XFAIL[name])] if name in AXE_XFAIL else [])
-        for name in TABLES
-    ],
-)
+@pytest.mark.parametrize("name", list(TABLES))
 def test_axe_finds_nothing_serious_on_each_games_table(
     name: str, browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
@@ -72,10 +57,6 @@ def test_axe_finds_nothing_serious_on_each_games_table(
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="polish branch (Guimenon cards): a card's star count .gm-star is #aa7700 on #fbf7ea, contrast 3.66 < 4.5",
-)
 def test_axe_finds_nothing_serious_on_the_deck_builder(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:

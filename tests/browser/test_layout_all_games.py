@@ -299,31 +299,9 @@ CASES: list[Case] = [
     ),
 ]
 
-XFAIL: dict[str, str] = {
-    "king-4-contract": "polish branch (King's contract choice): the chooser (its lines at 11.2 px) pushes the hand "
-    "below the screen at 360 and 1366 px, and the page is 33 px wider than a phone",
-    "king-4-trump": "polish branch (King's table): at 130% text the hand is below the screen at 360 and 1366 px",
-    "king-4-card": "polish branch (King's seat counters): 'Vz 0 Q 0' at 10.9 px; the top seat's played card covers "
-    "its seat box",
-    "trash-2-pile": "polish branch (Trash piles): the hand is below the screen on a phone when the turn starts; at "
-    "130% text the piles too, and the page is wider than the phone",
-    "trash-4-pile": "polish branch (Trash piles): the hand is below the screen on a phone when the turn starts; at "
-    "130% text the piles too, and the page is wider than the phone",
-    "guimenon-2-placement": "polish branch (Guimenon card names): card and Location text at 10.4-11.2 px; at 130% "
-    "text the hand is below the screen on a phone",
-    "guimenon-2-late-turn": "polish branch (Guimenon card names): card and Location text at 10.4-11.2 px; the hand "
-    "below the screen on a phone on late turns",
-}
-"""Cases that fail for what another branch (issue 22's King, Trash and Guimenon polish) is changing: the case's id and
-the reason; the lead removes an entry once that work is merged (strict: a case that passes fails the run)."""
-
 
 def _params() -> list[Any]:
-    out = []
-    for case in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=XFAIL[case.id])] if case.id in XFAIL else []
-        out.append(pytest.param(case, id=case.id, marks=marks))
-    return out
+    return [pytest.param(case, id=case.id) for case in CASES]
 
 
 def _look(page: Page, case: Case, folder: Path, font: int) -> list[str]:

@@ -6,7 +6,7 @@ who went out. The page computes none of this itself, so everything it shows must
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +29,20 @@ def _fill(key: str, **params: object) -> str:
     return text
 
 
-def _seat(seat: int, seats: Sequence[dict[str, Any]] = ()) -> str:
-    """How the viewer names a seat when it knows no player names (the page was opened directly): a human by its seat
-    number; a seat the history's own ``seats`` says one of the table's bots held, as that bot."""
+def _seat(seat: int, seats: Sequence[dict[str, Any]] = (), names: Mapping[int, str] | None = None) -> str:
+    """How the viewer names a seat: a seat the history's own ``seats`` says one of the table's bots held, as that bot;
+    a human by the name the table showed when the page was opened from that table's tab (``names``), else (opened
+    directly) by its seat number."""
     held = next((k for k in seats if k["seat"] == seat), None)
     if held is not None and held["kind"] == "bot":
         return _fill("replay.bot_level_n", n=seat + 1, level=PT[f"level.{held['level']}"])
+    if names and seat in names:
+        return names[seat]
     return _fill("replay.seat_n", n=seat + 1)
+
+
+ANA = {0: "Ana"}
+"""The 7 Letras match's human, named on its replay (opened from the table's tab, which kept the table's names)."""
 
 
 def _cards(page: Page, testid: str) -> list[str]:
@@ -80,7 +87,13 @@ HAND_ON_SCREEN = """(seats) => {
 """Everything the viewer shows of the hand on screen, read at once (the hand is drawn in one go, with its number)."""
 
 
-def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats: Sequence[dict[str, Any]] = ()) -> None:
+def _check_hand_as_reported(
+    page: Page,
+    hand: dict[str, Any],
+    where: str,
+    seats: Sequence[dict[str, Any]] = (),
+    names: Mapping[int, str] | None = None,
+) -> None:
     """The hand on screen (all tricks shown) is the engine's: vira, bids, dealt cards, tricks, score, bolo, out."""
     page.get_by_test_id(f"replay-hand-{hand['number']}").click()
     expect(page.get_by_test_id("replay-hand")).to_have_attribute("data-hand", str(hand["number"]))
@@ -119,7 +132,7 @@ def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats:
         if trick["winner"] is None:
             text = _fill("replay.melou", n=trick["value"])
         else:
-            text = _fill("replay.trick_winner", name=_seat(trick["winner"], seats), n=trick["value"])
+            text = _fill("replay.trick_winner", name=_seat(trick["winner"], seats, names), n=trick["value"])
         assert shown["results"][k] == text, f"{where} trick {k + 1}"
     bolo = hand["bolo"]
     if bolo is None:
@@ -127,10 +140,10 @@ def _check_hand_as_reported(page: Page, hand: dict[str, Any], where: str, seats:
     elif bolo["seat"] is None:
         assert shown["bolo"] == _fill("replay.bolo_none", n=bolo["value"]), where
     else:
-        assert shown["bolo"] == _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"], seats)), where
+        assert shown["bolo"] == _fill("replay.bolo", n=bolo["value"], name=_seat(bolo["seat"], seats, names)), where
     assert shown["void"] == (1 if hand["void"] else 0), where
     if hand["out"]:
-        assert shown["out"] == _fill("replay.out", names=", ".join(_seat(s, seats) for s in hand["out"])), where
+        assert shown["out"] == _fill("replay.out", names=", ".join(_seat(s, seats, names) for s in hand["out"])), where
     else:
         assert shown["out"] is None, where
 
@@ -187,10 +200,10 @@ def test_seven_letras_replay_shows_one_card_hands_open_with_the_vira_and_the_eng
     expect(page.get_by_test_id("fair-seed")).to_have_text(str(history["seed"]))
     for seat, place in enumerate(result["placements"]):
         expect(page.get_by_test_id(f"replay-place-{seat}")).to_have_text(
-            f"{_fill('prof.place_n', n=place)} {_seat(seat, history['seats'])}"
+            f"{_fill('prof.place_n', n=place)} {_seat(seat, history['seats'], ANA)}"
         )
     for hand in hands:
-        _check_hand_as_reported(page, hand, f"hand {hand['number']}", history["seats"])
+        _check_hand_as_reported(page, hand, f"hand {hand['number']}", history["seats"], ANA)
         if hand["cards"] == 1:
             # Mão na testa: both players' single cards are shown, and the one trick with its winner.
             for seat, dealt in enumerate(hand["dealt"]):

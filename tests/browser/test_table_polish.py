@@ -257,7 +257,7 @@ def test_trash_tall_pile_shows_its_top_cards_whole_and_piles_say_what_a_tap_does
             hint = pile.locator("[data-testid^=pile-tap-]")
             expect(hint).to_have_text(pt[f"trash.tap.{verb}"])
             assert hint.inner_text() in hints
-            assert (pile.get_attribute("aria-label") or "").endswith(pt[f"trash.tap.{verb}"])
+            expect(pile).to_have_accessible_name(re.compile(re.escape(pt[f"trash.tap.{verb}"]) + "$"))
             said += 1
         if said:
             break
@@ -322,6 +322,10 @@ def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
     expect(moves.first).to_be_visible()
     assert moves.first.evaluate(CONTRAST) >= 4.5
     assert "(s)" not in page.evaluate("() => document.body.innerText")
+    # The human's seat by their name (kept from the table), not "Lugar 1".
+    expect(page.get_by_test_id("trash-replay").locator(".trash-seats li").first).to_have_text(re.compile(r"^Ana: "))
+    expect(moves.filter(has_text=re.compile(r"^Ana: "))).not_to_have_count(0)
+    assert "Lugar 1" not in page.evaluate("() => document.body.innerText")
     snap(page, artifacts, "trash", "replay")
     assert client.errors == []
     client.close()

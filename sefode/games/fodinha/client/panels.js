@@ -96,7 +96,7 @@ export function eventText(ev, ctx) {
   const name = (s) => ctx.name(s);
   switch (ev.type) {
     case "deal":
-      return t("event.deal", { n: ev.hand, cards: ev.cards, dealer: name(ev.dealer) });
+      return tn("event.deal", ev.cards, { n: ev.hand, cards: ev.cards, dealer: name(ev.dealer) });
     case "bid":
       return t("event.bid", { name: name(ev.seat), bid: ev.bid });
     case "play":

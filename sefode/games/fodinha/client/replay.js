@@ -3,7 +3,7 @@
 // and trick by trick. Nothing here computes a rule (no trick winners, no cancellation, no scores).
 import { cardEl } from "/static/js/cards.js";
 import { h } from "/static/js/dom.js";
-import { t } from "/static/js/i18n.js";
+import { t, tn } from "/static/js/i18n.js";
 import { scoreEl } from "./table.js";
 
 /** ctx: {history, replay, seats, name(seat)}; returns {meta, element} (docs/client-modules.md). */
@@ -146,7 +146,7 @@ export function renderReplay(ctx) {
       h(
         "div",
         { class: "panel replay-hand", testid: "replay-hand", dataset: { hand: String(hd.number), cards: String(hd.cards) } },
-        h("h2", {}, t("replay.hand_title", { n: hd.number, cards: hd.cards })),
+        h("h2", {}, tn("replay.hand_title", hd.cards, { n: hd.number, cards: hd.cards })),
         controls,
         hd.vira
           ? h(

@@ -140,10 +140,12 @@ export function cardFrame(card, extra = {}) {
   const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
   const text = card.text === undefined ? cardText(card.card) : card.text;
   // A card that can be touched is a button for the keyboard and screen readers too (Enter and Space: room.js).
-  const button = extra.onclick ? { role: "button", tabindex: "0", "aria-label": extra.label || cardName(card.card),
+  // Named by its visible text, the action (or why not) read first: an aria-label would hide what the card shows.
+  const button = extra.onclick ? { role: "button", tabindex: "0",
     "aria-pressed": extra.pressed === undefined ? null : String(Boolean(extra.pressed)),
     "aria-disabled": extra.disabled ? "true" : null } : {};
   const el = h("div", { class: cls, testid: extra.testid, title: cardText(card.card) || cardName(card.card), onclick: extra.onclick, dataset: { card: card.card }, ...button },
+    extra.onclick && extra.label ? h("span", { class: "sr-only", text: `${extra.label}: ` }) : null,
     h("div", { class: "gm-cardtop" },
       card.cost === undefined ? null : h("span", { class: "gm-cost", title: t("guimenon.moon"), text: String(card.cost) }),
       // The whole name, wrapping onto a second line when the frame is narrow (never cut).
@@ -191,7 +193,7 @@ export function renderTable(ctx) {
     const face = info.revealed
       ? h("div", { class: "gm-locface", testid: `gm-location-${li}` },
         h("div", { class: "gm-locname", text: t(`guimenon.location.${info.id}`) }),
-        h("div", { class: "gm-loctext", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
+        h("div", { class: "gm-loctext", title: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
       : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
     const sideEl = (s) => {
       const mine = s === seat && me;
@@ -218,14 +220,15 @@ export function renderTable(ctx) {
     board.appendChild(h("div", {
       class: `gm-loc${target ? " gm-target" : ""}`, testid: `gm-loc-${li}`,
       onclick: target ? () => { memory.selected = null; ctx.act({ place: selected, location: li }); } : null,
-      ...(target ? { role: "button", tabindex: "0", "aria-label": t("guimenon.place_here").replace("{location}", li + 1) } : {}),
+      ...(target ? { role: "button", tabindex: "0" } : {}),
     },
+      target ? h("span", { class: "sr-only", text: `${t("guimenon.place_here").replace("{location}", li + 1)}: ` }) : null,
       sideEl(other),
       h("div", { class: "gm-stars" },
         h("span", { testid: `gm-stars-${li}-them`, text: `${cell.stars[other]}★` }),
         h("span", { testid: `gm-stars-${li}-me`, text: `${cell.stars[seat]}★` })),
       face,
-      h("div", { class: "gm-ctrl", text: ctrlText }),
+      h("div", { class: "gm-ctrl", title: ctrlText, text: ctrlText }),
       sideEl(seat)));
   }
 
@@ -270,8 +273,34 @@ export function renderTable(ctx) {
     if (ctx.submitted || (view.confirmed[seat] && !ctx.over)) actions.appendChild(h("span", { class: "gm-wait", testid: "gm-waiting", text: t("guimenon.waiting") }));
     parts.push(actions, hand);
   }
-  return h("div", { class: "gm-table" }, parts);
+  const table = h("div", { class: "gm-table" }, parts);
+  lastTable = table;
+  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table));
+  return table;
 }
+
+const MIN_BOARD_PX = 160;
+let lastTable = null;
+
+/** Your decision in view (as Fodinha's fitTable): when your hand or Confirm would fall below the screen, the board
+ * gives up height and scrolls within itself (then it takes the keyboard focus, to scroll by keys). */
+export function fitTable(table) {
+  if (!table || !table.isConnected) return;
+  const board = table.querySelector(".gm-board");
+  if (!board) return;
+  board.style.maxHeight = "";
+  board.classList.remove("gm-fitted");
+  board.setAttribute("tabindex", "-1");
+  const bottoms = [...table.querySelectorAll("[data-testid=gm-hand], [data-testid=gm-confirm]")].map((el) => el.getBoundingClientRect().bottom + window.scrollY);
+  const over = bottoms.length ? Math.max(...bottoms) - document.documentElement.clientHeight : 0;
+  if (over <= 0) return;
+  const height = board.getBoundingClientRect().height;
+  board.style.maxHeight = `${Math.max(MIN_BOARD_PX, Math.floor(height - over - 2))}px`;
+  board.classList.add("gm-fitted");
+  board.setAttribute("tabindex", "0");
+}
+
+if (typeof window !== "undefined") window.addEventListener("resize", () => fitTable(lastTable));
 
 /** How the match was won, in words (rules.winner, docs/rulings.md §4.9): more Locations controlled (1 against none
  * counts), else, with as many each, the total Stars, else a draw. */

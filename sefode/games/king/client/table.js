@@ -7,6 +7,8 @@ import { h } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
 import { clockEl, polar, seatAngle, seatInfo, seatName } from "/static/js/seats.js";
 
+const MIN_FELT_PX = 170;
+
 const STYLE_ID = "king-style";
 
 /** Link King's stylesheet once (a file next to this module: the page's CSP allows no inline <style>). */
@@ -148,10 +150,12 @@ function contractPanel(ctx, view, paused) {
         type: "button",
         testid: `contract-${c.name}`,
         disabled: !legal.has(c.name),
+        title: t(`king.points.${c.name}`),
         onclick: () => ctx.act({ contract: c.name }),
       },
-      contractName(c.name),
-      h("small", {}, t(`king.points.${c.name}`)),
+      h("span", { class: "contract-name" }, contractName(c.name)),
+      // What it scores: read out with the name and shown as the tooltip; the list below shows them all (one tap).
+      h("span", { class: "sr-only" }, ` ${t(`king.points.${c.name}`)}`),
     ),
   );
   const quotas = view.quotas
@@ -164,7 +168,16 @@ function contractPanel(ctx, view, paused) {
   const open = view.pool_open
     ? h("p", { class: "pool-open", testid: "pool-open" }, t("king.pool_open"), ": ", view.pool_open.map(contractName).join(", "))
     : null;
-  return h("div", { class: "decision contract-panel", testid: "contract-panel", "data-focus-group": "bid" }, h("h3", {}, t("king.choose_contract")), h("div", { class: "contract-buttons" }, buttons), open, quotas);
+  // The quotas, the contracts still open and every contract's points, one tap away, so the chooser stays short enough for the hand below it to show.
+  const points = h(
+    "details",
+    { class: "contract-points-list", testid: "contract-points-list" },
+    h("summary", {}, t("king.points_list")),
+    open,
+    quotas,
+    h("dl", {}, (view.contracts || []).map((c) => [h("dt", {}, contractName(c.name)), h("dd", {}, t(`king.points.${c.name}`))])),
+  );
+  return h("div", { class: "decision contract-panel", testid: "contract-panel", "data-focus-group": "bid" }, h("h3", {}, t("king.choose_contract")), h("div", { class: "contract-buttons" }, buttons), points);
 }
 
 function trumpPanel(ctx, view, paused) {
@@ -237,6 +250,63 @@ export function lastTrickEl(ctx, view, trick) {
   );
 }
 
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h2 = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h2 > 0 ? w * h2 : 0;
+}
+
+/** Your decision in view (as Fodinha's fitTable): the felt gives up height until your hand and the chooser or picker
+ * fit the screen, then each played card moves towards the middle until it covers no seat. */
+export function fitTable(table) {
+  if (!table || !table.isConnected) return;
+  const felt = table.querySelector(".felt");
+  if (!felt) return;
+  felt.style.height = "";
+  felt.classList.remove("flat");
+  const over = () => {
+    const bottoms = [...table.querySelectorAll("[data-testid=my-hand], .decision")].map((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    return bottoms.length ? Math.max(...bottoms) - document.documentElement.clientHeight : 0;
+  };
+  const excess = over();
+  if (excess > 0) {
+    const height = felt.getBoundingClientRect().height;
+    const wanted = Math.floor(height - excess - 2);
+    // No trick on the table (the contract or the trump to choose) and no room for the round felt: the four seats
+    // in a row instead, so the chooser and the hand fit.
+    if (wanted < MIN_FELT_PX && !felt.querySelector(".card.in-trick")) felt.classList.add("flat");
+    else felt.style.height = `${Math.max(MIN_FELT_PX, wanted)}px`;
+  }
+  const seats = [...felt.querySelectorAll(".seat")].map((el) => el.getBoundingClientRect());
+  const inner = felt.getBoundingClientRect();
+  const left = inner.left + felt.clientLeft, top = inner.top + felt.clientTop;
+  for (const card of felt.querySelectorAll(".card.in-trick")) {
+    const x = parseFloat(card.dataset.x || card.style.left);
+    const y = parseFloat(card.dataset.y || card.style.top);
+    if (Number.isNaN(x) || Number.isNaN(y)) continue;
+    card.dataset.x = String(x);
+    card.dataset.y = String(y);
+    const w = card.offsetWidth, hh = card.offsetHeight;
+    const covers = (px, py) => {
+      const cx = left + (px / 100) * felt.clientWidth, cy = top + (py / 100) * felt.clientHeight;
+      const rect = { left: cx - w / 2, right: cx + w / 2, top: cy - hh / 2, bottom: cy + hh / 2 };
+      return seats.reduce((sum, seat) => sum + overlap(rect, seat), 0);
+    };
+    let best = { x, y, area: Infinity };
+    for (let step = 10; step >= 0; step -= 1) {
+      const px = 50 + ((x - 50) * step) / 10, py = 50 + ((y - 50) * step) / 10;
+      const area = covers(px, py);
+      if (area < best.area) best = { x: px, y: py, area };
+      if (area === 0) break;
+    }
+    card.style.left = `${best.x}%`;
+    card.style.top = `${best.y}%`;
+  }
+}
+
+let lastTable = null;
+if (typeof window !== "undefined") window.addEventListener("resize", () => fitTable(lastTable));
+
 /** Draw the table (the shell's ctx: docs/client-modules.md). */
 export function renderTable(ctx) {
   ensureStyle();
@@ -253,7 +323,7 @@ export function renderTable(ctx) {
   else if (view.turn !== null && view.turn !== undefined && view.turn === mySeat) turnText = t(`king.your_turn.${view.phase}`);
   else if (view.turn !== null && view.turn !== undefined) turnText = t(`king.phase.${view.phase}`, { seat: seatName(room, view.turn, mySeat) });
   const mine = view.turn === mySeat && view.phase !== "over";
-  return h(
+  const table = h(
     "div",
     { class: "table king", testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
     infoBar(ctx, view),
@@ -264,4 +334,7 @@ export function renderTable(ctx) {
     myHand(ctx, view, mySeat, paused),
     lastTrickEl(ctx, view, view.last_trick),
   );
+  lastTable = table;
+  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table));
+  return table;
 }

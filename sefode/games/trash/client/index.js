@@ -77,7 +77,7 @@ function seatsRow(ctx, view) {
       h(
         "div",
         { class: classes.join(" "), testid: `seat-${s}`, "data-seat": String(s) },
-        h("div", { class: "name" }, seatName(ctx.room, s, mySeat, true)),
+        h("div", { class: "name", title: seatName(ctx.room, s, mySeat, true) }, seatName(ctx.room, s, mySeat, true)),
         h(
           "div",
           { class: "size", testid: `hand-size-${s}`, title: t("trash.hand_sizes") },
@@ -161,7 +161,8 @@ function board(ctx, view, legal, selection) {
           "data-legal": action ? "1" : "0",
           "data-tap": verb || "",
           "aria-disabled": action ? "false" : "true",
-          "aria-label": verb ? `${name}: ${t(`trash.tap.${verb}`)}` : name,
+          // Named by what it shows (its top cards, its name and size, then what a tap does), so the name a screen
+          // reader gives matches the visible text.
           onclick: () => {
             if (action) play(ctx, action);
             else if (legal.length) explain(ctx, why);

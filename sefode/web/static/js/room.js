@@ -16,6 +16,7 @@ import { tournamentPanel } from "./tournament.js";
 import { createSeatSetup } from "./setup.js";
 import { createCoach } from "./coach.js";
 import { fairCheck } from "./fair.js";
+import { rememberMatch } from "./replay.js";
 import { createShare } from "./share.js";
 import { tableFriends as createTableFriends } from "./friends.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
@@ -827,6 +828,18 @@ export async function renderRoom(ctx, roomId) {
     const noWinner = Boolean(result.no_winner || (result.outcome && result.outcome.no_winner));
     const order = placements.map((place, seat) => ({ place, seat })).sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
     const me = mySeat();
+    // The replay page names a seat's human from a kept match row (the public history never names them): keep this
+    // table's names for it, as the profile does, so the replay says "Ana", not "Lugar 1".
+    const matchId = historyUrl && (/\/api\/matches\/([^/]+)\/history/.exec(historyUrl) || [])[1];
+    if (matchId) {
+      rememberMatch({
+        match_id: decodeURIComponent(matchId),
+        players: placements.map((place, seat) => {
+          const info = seatInfo(rs.room, seat);
+          return { seat, place, name: info.name || null, bot: Boolean(info.bot) };
+        }),
+      });
+    }
     return h(
       "div",
       { class: "placements", testid, "data-no-winner": noWinner ? "1" : null },
