@@ -73,7 +73,7 @@ def drive(
     deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
-            raise AssertionError("the match did not finish")
+            raise AssertionError(f"the match did not finish: {_where(clients)}")
         idle = True
         for client in clients:
             for message in client.poll():
@@ -90,6 +90,18 @@ def drive(
             idle = False
         if idle:
             time.sleep(0.005)
+
+
+def _where(clients: Sequence[Client]) -> str:
+    """Where each client stands, for a failure message: its state's version and awaited seats, and its last messages
+    (an error answering its own action, a state that never came)."""
+    out = []
+    for client in clients:
+        state = client.state or {}
+        last = [{k: m.get(k) for k in ("type", "version", "code", "message", "awaiting")} for m in client.received[-4:]]
+        where = f"version {state.get('version')}, awaiting {state.get('awaiting')}"
+        out.append(f"{client.player.name}: {where}, last {last}")
+    return "; ".join(out)
 
 
 def settle(clients: Sequence[Client]) -> None:
