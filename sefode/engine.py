@@ -233,6 +233,22 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewSchema:
+    """What the keys of a game's view hold, for the browser's generic renderer (a game without its own module):
+    ``seats`` keys hold a seat number or a list of them (drawn as the players' names), ``suits`` keys a suit letter
+    (``c h s d``, drawn as its symbol), ``cards`` keys card names (drawn as cards, one row per seat when the list has
+    one entry per seat), and ``scores`` names the key of a list with one score per seat (drawn in the score pane)."""
+
+    seats: tuple[str, ...] = ()
+    suits: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    scores: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"seats": list(self.seats), "suits": list(self.suits), "cards": list(self.cards), "scores": self.scores}
+
+
+@dataclass(frozen=True, slots=True)
 class GameSpec:
     """What the platform needs to know about a game (after OpenSpiel's ``GameType``).
 
@@ -259,6 +275,8 @@ class GameSpec:
     bot_levels: tuple[str, ...] = ("easy", "normal", "hard")
     summary: tuple[str, ...] = ()
     """Option keys the lobby's one-line summary of a room shows (besides the game and its variant)."""
+    view_schema: ViewSchema | None = None
+    """Optional: which view keys are seats, suits, cards and scores, for the generic renderer."""
 
     def option(self, key: str) -> OptionSpec | None:
         for spec in self.options:
@@ -284,6 +302,7 @@ class GameSpec:
             "variants": [{"id": v.id, "title": v.title, "rules": v.rules} for v in self.variants],
             "rules": self.rules_pages(),
             "summary": list(self.summary),
+            "view_schema": self.view_schema.to_json() if self.view_schema else None,
         }
 
 

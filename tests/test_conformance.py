@@ -18,6 +18,7 @@ from sefode.testing.suite import (
     test_the_game_loaded_and_declares_a_complete_spec,
     test_the_report_and_the_events_keep_the_platforms_conventions,
     test_the_state_message_says_if_the_match_is_over_and_each_seats_standing,
+    test_the_view_schema_names_keys_the_view_has,
     test_views_of_many_seats_equal_each_seats_view,
 )
 
@@ -34,5 +35,6 @@ __all__ = [
     "test_the_game_loaded_and_declares_a_complete_spec",
     "test_the_report_and_the_events_keep_the_platforms_conventions",
     "test_the_state_message_says_if_the_match_is_over_and_each_seats_standing",
+    "test_the_view_schema_names_keys_the_view_has",
     "test_views_of_many_seats_equal_each_seats_view",
 ]

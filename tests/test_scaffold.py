@@ -97,3 +97,26 @@ def test_new_game_never_writes_into_a_folder_that_holds_files(tmp_path: Path) ->
     with pytest.raises(ScaffoldError, match="not an empty folder"):
         new_game("pedras", tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+def test_the_scaffold_names_every_view_key_for_players_and_declares_a_view_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The generic renderer shows the scaffold's view as it is generated: every key it shows has a player's label in
+    both catalogues (no "Hand sizes" on a Portuguese page), and its view schema marks the turn as a seat and the rounds
+    won as the scores, keys the view has."""
+    import importlib
+    import json
+
+    new_game("pedras_vista", tmp_path / "game")
+    src = tmp_path / "game" / "src"
+    monkeypatch.syspath_prepend(str(src))
+    module = importlib.import_module("sefode_pedras_vista.game")
+    game = module.PedrasVista()
+    view = game.view(game.new_match({}, seed=3), 0)
+    schema = game.spec.view_schema
+    assert schema is not None and schema.seats == ("turn",) and schema.scores == "won"
+    assert {*schema.seats, schema.scores} <= set(view)
+    for lang in ("pt-BR", "en"):
+        catalogue = json.loads((src / "sefode_pedras_vista" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert [k for k in view if k != "seat" and f"view.{k}" not in catalogue] == [], lang

@@ -65,3 +65,17 @@ def test_a_filter_that_selects_no_check_says_which_checks_there_are(tmp_path: Pa
     assert proc.returncode == 5
     assert "no conformance check was selected for lances" in proc.stdout
     assert "test_every_bot_level_ends_its_match" in proc.stdout
+
+
+def test_a_view_schema_naming_a_key_the_view_lacks_fails_the_suite() -> None:
+    import dataclasses
+
+    from sefode.engine import ViewSchema, get_game
+
+    game = get_game("lances")
+    assert suite.view_schema_problems(game) == []  # the sample plugin's own schema holds
+    wrong = dataclasses.replace(game.spec, view_schema=ViewSchema(seats=("dealer",), scores="round"))
+    broken = type("Broken", (type(game),), {"spec": wrong})()
+    problems = suite.view_schema_problems(broken)
+    assert any("'dealer'" in p for p in problems), problems
+    assert any("scores 'round'" in p for p in problems), problems

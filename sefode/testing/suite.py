@@ -18,6 +18,7 @@ as ``sefode_game_name``. Each runs over seeded random playouts with options draw
   (``Game.is_over``, ``Game.seat_status``), so that neither the server nor the shell reads a view for it;
 * conventions: the report leaves ``sefode replay``'s own keys alone (``REPORT_RESERVED``) and its ``hands``, if any, is
   a list; every event is a JSON object with a ``type``;
+* the view schema (when the game declares one) names keys its views have;
 * ``from_view`` (when the game has it): a state rebuilt from a seat's view gives it the same decisions;
 * catalogues: the game names its spec and its action labels in ``i18n/pt-BR.json`` and ``i18n/en.json``, with the
   same placeholders.
@@ -69,6 +70,7 @@ __all__ = [
     "test_the_game_loaded_and_declares_a_complete_spec",
     "test_the_report_and_the_events_keep_the_platforms_conventions",
     "test_the_state_message_says_if_the_match_is_over_and_each_seats_standing",
+    "test_the_view_schema_names_keys_the_view_has",
     "test_views_of_many_seats_equal_each_seats_view",
 ]
 
@@ -465,6 +467,31 @@ def test_the_report_and_the_events_keep_the_platforms_conventions(sefode_game_na
             for event in apply_entry(game, again, seat, entry):
                 assert isinstance(event, dict) and isinstance(event.get("type"), str) and event["type"], event
                 json.dumps(event)
+
+
+def view_schema_problems(game: Game[Any], seed: int = 13) -> list[str]:
+    """What is wrong with the game's view schema (``GameSpec.view_schema``, for the generic renderer), if it declares
+    one: every key it names is in every seat's view, and its ``scores`` is a list with one entry per seat."""
+    schema = game.spec.view_schema
+    if schema is None:
+        return []
+    named = sorted({*schema.seats, *schema.suits, *schema.cards, *([schema.scores] if schema.scores else [])})
+    states = [state for _o, _s, final, steps in playouts(game, seed=seed, count=2) for state in (steps[0][2], final)]
+    problems: set[str] = set()
+    for state in states:
+        seats = game.seats(state)
+        for seat in [None, *range(seats)]:
+            view = json.loads(json.dumps(game.view(state, seat)))
+            problems.update(f"the view schema names {k!r}, which a view does not have" for k in named if k not in view)
+            scores = view.get(schema.scores) if schema.scores else None
+            if schema.scores in view and not (isinstance(scores, list) and len(scores) == seats):
+                problems.add(f"the view schema's scores {schema.scores!r} is not a list with one entry per seat")
+    return sorted(problems)
+
+
+def test_the_view_schema_names_keys_the_view_has(sefode_game_name: str) -> None:
+    """A game's view schema (optional) names only keys its views have, and its scores has one entry per seat."""
+    assert view_schema_problems(game_under_test(sefode_game_name)) == []
 
 
 def test_the_state_message_says_if_the_match_is_over_and_each_seats_standing(sefode_game_name: str) -> None:

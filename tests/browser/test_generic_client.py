@@ -182,3 +182,99 @@ def test_cards_name_and_sort_the_52_card_deck_and_the_jokers_in_both_languages(
     assert labels == f"{name('T', 'd', en)}|{_fill(en['card.joker'], n=2)}"
     assert client.errors == []
     client.close()
+
+
+RENDER_WITH_SCHEMA = """async ([spec, schema]) => {
+  const i18n = await import('/static/js/i18n.js');
+  const generic = await import('/static/js/generic.js');
+  await i18n.addGameCatalogue(spec.name, spec.i18n);
+  const names = ['Ana', 'Bia'];
+  const ctx = {
+    game: { ...spec, view_schema: schema }, gameName: spec.name, seat: 0, seats: 2, awaited: true, paused: false,
+    pending: false, over: false, name: (s) => names[s], act: () => {},
+    state: {
+      awaiting: [0],
+      legal: [{
+        action: { card: '4c' },
+        label: { key: 'lances.action.card', params: { card: '4c' }, text: 'bid the card 4c' },
+      }],
+      view: { turn: 1, awaiting: [0, 1], trump: 'h', table: ['4c', null], won: [2, 1] },
+    },
+  };
+  const box = document.createElement('div');
+  box.append(generic.renderTable(ctx));
+  const score = generic.renderScore(ctx);
+  if (score) box.append(score);
+  document.body.append(box);
+  const row = (k) => box.querySelector(`[data-key=${k}] dd`);
+  const button = box.querySelector('[data-testid=generic-actions] button.action');
+  const out = {
+    buttonText: button.textContent,
+    buttonCards: [...button.querySelectorAll('.card')].length,
+    buttonName: button.getAttribute('aria-label'),
+    turn: row('turn').textContent,
+    awaiting: row('awaiting').textContent,
+    trump: row('trump').textContent,
+    tableBacks: row('table').querySelectorAll('.card.back').length,
+    tableCards: row('table').querySelectorAll('.card').length,
+    scores: [...box.querySelectorAll('[data-testid^=score-row-]')].map((r) => r.textContent),
+  };
+  box.remove();
+  return out;
+}"""
+
+
+def _lances_spec(page: Page) -> dict[str, Any]:
+    games = json.loads(page.request.get("/api/games").text())["games"]
+    spec = next(g for g in games if g["name"] == "lances")
+    assert isinstance(spec, dict)
+    return spec
+
+
+def test_the_sample_plugin_declares_a_view_schema_that_the_games_list_carries(browser: Browser, server: Server) -> None:
+    client = open_client(browser, server.url)
+    client.page.goto("/")
+    wait_ready(client.page)
+    spec = _lances_spec(client.page)
+    assert spec["view_schema"] == {"seats": ["awaiting"], "suits": [], "cards": [], "scores": "score"}
+    client.close()
+
+
+def test_generic_action_buttons_draw_the_card_they_name_as_a_card(browser: Browser, server: Server) -> None:
+    """A label whose param is a card name ("Dar o lance {card}" with 4c) shows the card drawn as a card, not "4c"."""
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    out = page.evaluate(RENDER_WITH_SCHEMA, [_lances_spec(page), None])
+    words = _lances_catalogue(page)["lances.action.card"].split("{card}")[0].strip()
+    assert out["buttonCards"] == 1
+    assert out["buttonText"].startswith(words) and "4c" not in out["buttonText"]
+    assert out["buttonName"] == f"{words} 4♣"
+    assert client.errors == []
+    client.close()
+
+
+def test_the_view_schema_draws_seats_as_names_suits_as_symbols_hidden_cards_and_the_score_pane(
+    browser: Browser, server: Server
+) -> None:
+    client = open_client(browser, server.url)
+    page = client.page
+    page.goto("/")
+    wait_ready(page)
+    spec = _lances_spec(page)
+    schema = {"seats": ["turn", "awaiting"], "suits": ["trump"], "cards": ["table"], "scores": "won"}
+    plain = page.evaluate(RENDER_WITH_SCHEMA, [spec, None])
+    marked = page.evaluate(RENDER_WITH_SCHEMA, [spec, schema])
+    # Without a schema the values are raw numbers and letters, and no score pane has scores.
+    assert (plain["turn"], plain["trump"], plain["tableBacks"], plain["tableCards"]) == ("1", "h", 0, 1)
+    assert plain["scores"] == ["Ana", "Bia"]
+    # With it: seats by name, the suit by its symbol, a face-down card where a seat's card is not shown, and the
+    # "won" list as the scores.
+    assert marked["turn"] == "Bia"
+    assert marked["awaiting"] == "AnaBia"
+    assert marked["trump"] == "♥"
+    assert (marked["tableBacks"], marked["tableCards"]) == (1, 2)  # the seat with no card shown has a face-down one
+    assert marked["scores"] == ["Ana2", "Bia1"]
+    assert client.errors == []
+    client.close()

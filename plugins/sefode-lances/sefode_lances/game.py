@@ -41,6 +41,7 @@ from sefode.engine import (
     Seat,
     Turns,
     View,
+    ViewSchema,
     check_seat,
     rank_places,
 )
@@ -87,6 +88,8 @@ SPEC = GameSpec(
     turns=Turns.SIMULTANEOUS,
     information=Information.IMPERFECT,
     summary=("rounds",),
+    # For the generic renderer: "awaiting" holds seat numbers (drawn as names), "score" one score per seat.
+    view_schema=ViewSchema(seats=("awaiting",), scores="score"),
 )
 
 

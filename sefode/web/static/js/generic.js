@@ -2,8 +2,10 @@
 // key/value list (lists of card names drawn as cards, lists with one entry per seat as rows named by seat), and its
 // legal actions (the `state.legal` list) are buttons labelled by the server's `describe_action` labels. A game may
 // still name its view keys and events in its catalogue: `view.<key>` and `event.<type>` (params: the event's
-// fields, and `name` for its seat). This file follows the module contract of docs/client-modules.md.
-import { cardEl, isCardName, moveText } from "./cards.js";
+// fields, and `name` for its seat). A game may also declare a view schema (`GameSpec.view_schema`, sent as
+// `ctx.game.view_schema`): which view keys hold seats, suits, cards and the scores; they are drawn as the players'
+// names, suit symbols, cards and the score pane. This file follows the module contract of docs/client-modules.md.
+import { backEl, cardEl, isCardName, moveText, SUIT_SYMBOL } from "./cards.js";
 import { h } from "./dom.js";
 import { hasKey, t, tg } from "./i18n.js";
 
@@ -23,6 +25,36 @@ function keyLabel(game, key) {
   return hasKey(k, game) ? tg(game, k) : humanize(key);
 }
 
+/** The game's view schema, each part filled in (docs/writing-a-game.md, "The view schema"). */
+export function viewSchema(ctx) {
+  const raw = (ctx && ctx.game && ctx.game.view_schema) || {};
+  return { seats: new Set(raw.seats || []), suits: new Set(raw.suits || []), cards: new Set(raw.cards || []), scores: raw.scores || null };
+}
+
+function seatEl(value, ctx) {
+  if (!Number.isInteger(value) || value < 0) return scalar(value);
+  const name = ctx.name ? ctx.name(value, true) : t("seat.number", { n: value + 1 });
+  return h("span", { class: `val seat-name${value === ctx.seat ? " mine" : ""}`, "data-seat": String(value) }, name);
+}
+
+function suitEl(value) {
+  if (typeof value !== "string" || !SUIT_SYMBOL[value]) return scalar(value);
+  return h("span", { class: `suit-mark suit-${value}`, title: t(`suit.${value}`), "aria-label": t(`suit.${value}`), "data-suit": value }, SUIT_SYMBOL[value]);
+}
+
+/** A card place under a `cards` key: the card, or a face-down card where the value is null (a card not shown). */
+function cardPlaceEl(value) {
+  if (value === null || value === undefined) return backEl({ size: "sm" });
+  return isCardName(value) ? cardEl(value, { size: "sm" }) : scalar(value);
+}
+
+/** A value under a key the schema marks: seats as names, suits as symbols, card places as cards (lists too). */
+function markedEl(value, kind, ctx) {
+  const one = kind === "seats" ? (v) => seatEl(v, ctx) : kind === "cards" ? cardPlaceEl : suitEl;
+  if (Array.isArray(value)) return value.length ? h("span", { class: "kv-list" }, value.map(one)) : h("span", { class: "muted" }, t("generic.empty"));
+  return one(value);
+}
+
 function scalar(value) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
   if (typeof value === "boolean") return h("span", { class: `bool ${value ? "yes" : "no"}` }, value ? t("generic.yes") : t("generic.no"));
@@ -32,13 +64,23 @@ function scalar(value) {
 
 /** One value of a view, drawn readably. seats: how many seats (a list that long is drawn one row per seat). */
 export function valueEl(value, ctx, depth = 0, key = "") {
+  const schema = viewSchema(ctx);
+  if (key && schema.seats.has(key)) return markedEl(value, "seats", ctx);
+  if (key && schema.suits.has(key)) return markedEl(value, "suits", ctx);
+  if (key && schema.cards.has(key) && (value === null || typeof value !== "object" || value.every((v) => v === null || typeof v !== "object"))) {
+    if (Array.isArray(value) && ctx.seats && value.length === ctx.seats && depth === 0) {
+      return h("ul", { class: "kv-seats" }, value.map((item, seat) => h("li", { class: seat === ctx.seat ? "mine" : "" }, h("span", { class: "kv-seat" }, ctx.name ? ctx.name(seat, true) : t("seat.number", { n: seat + 1 })), cardPlaceEl(item))));
+    }
+    return markedEl(value, "cards", ctx);
+  }
   if (value === null || typeof value !== "object") return scalar(value);
   if (Array.isArray(value)) {
     if (!value.length) return h("span", { class: "muted" }, t("generic.empty"));
     if (value.every(isCardName)) return h("span", { class: "card-row", testid: key ? `view-cards-${key}` : null }, value.map((c) => cardEl(c, { size: "sm" })));
     const seats = ctx.seats || 0;
     const nested = value.some((v) => v === null || typeof v === "object");
-    if (seats && value.length === seats && depth === 0 && (nested || PER_SEAT.test(key))) {
+    const perSeat = PER_SEAT.test(key) || (key && schema.scores === key);
+    if (seats && value.length === seats && depth === 0 && (nested || perSeat)) {
       return h(
         "ul",
         { class: "kv-seats" },
@@ -77,6 +119,31 @@ function turnLine(ctx) {
   return h("div", { class: `turn-line${ctx.awaited ? " mine" : ""}`, testid: "turn-line" }, text);
 }
 
+const MARK = "\u0001";
+
+/**
+ * An action's button face: its `describe_action` label in the page's language, with each card it names (a param
+ * whose value is a card name, or a list of them) drawn as a card in place of its notation ("Jogar [4♣]").
+ */
+export function actionLabelEl(label, game) {
+  const text = moveText(label, game);
+  const params = label && typeof label === "object" ? label.params || {} : {};
+  const cards = [];
+  const marked = {};
+  for (const [k, v] of Object.entries(params)) {
+    const names = isCardName(v) ? [v] : Array.isArray(v) && v.length && v.every(isCardName) ? v : null;
+    if (names) {
+      marked[k] = `${MARK}${cards.length}${MARK}`;
+      cards.push(names);
+    } else marked[k] = v;
+  }
+  if (!cards.length) return [text];
+  const parts = moveText({ ...label, params: marked }, game).split(MARK);
+  // The game's text was used as it is (no catalogue key): it names no placeholder, so the notation stays text.
+  if (parts.length < 3) return [text];
+  return parts.map((part, i) => (i % 2 ? h("span", { class: "action-cards" }, cards[Number(part)].map((c) => cardEl(c, { size: "xs" }))) : part));
+}
+
 /** The decision panel: one button per legal action, labelled by `describe_action`. */
 export function actionButtons(ctx) {
   const legal = (ctx.state && ctx.state.legal) || [];
@@ -94,8 +161,9 @@ export function actionButtons(ctx) {
           "data-action": JSON.stringify(entry.action),
           disabled: ctx.paused || ctx.pending,
           onclick: () => ctx.act(entry.action),
+          "aria-label": moveText(entry.label, ctx.gameName) || JSON.stringify(entry.action),
         },
-        moveText(entry.label, ctx.gameName) || JSON.stringify(entry.action),
+        entry.label ? actionLabelEl(entry.label, ctx.gameName) : JSON.stringify(entry.action),
       ),
     ),
   );
@@ -112,10 +180,11 @@ export function renderTable(ctx) {
   );
 }
 
-/** Scores, when the view has a `scores` (or `score`) list with one entry per seat. */
+/** Scores: the list the view schema's `scores` names, else a `scores` (or `score`) list, one entry per seat. */
 export function renderScore(ctx) {
   const view = (ctx.state && ctx.state.view) || {};
-  const scores = Array.isArray(view.scores) ? view.scores : Array.isArray(view.score) ? view.score : null;
+  const key = viewSchema(ctx).scores;
+  const scores = key && Array.isArray(view[key]) ? view[key] : Array.isArray(view.scores) ? view.scores : Array.isArray(view.score) ? view.score : null;
   const seats = ctx.seats || (scores ? scores.length : 0);
   if (!seats) return null;
   return h(
