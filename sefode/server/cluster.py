@@ -720,6 +720,8 @@ class Cluster:
             await self.hub.set_block(str(env["p"]), str(env["o"]), bool(env["on"]), tell_cluster=False)
         elif kind == "forget_blocks":
             await self.hub.forget_blocks(str(env["p"]), tell_cluster=False)
+        elif kind == "moderation":  # every node: a moderator's action (``Hub.apply_moderation``)
+            await self.hub.apply_moderation({k: v for k, v in env.items() if k != "k"}, tell_cluster=False)
         elif kind == "bye":
             rconn = self.remote.pop((sender, boot, env["c"]), None)
             if rconn is not None and rconn.room is not None:

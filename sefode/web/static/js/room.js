@@ -1099,6 +1099,11 @@ export async function renderRoom(ctx, roomId) {
       case "reaction":
         social.onMessage(msg);
         break;
+      case "room_closed":
+        // A moderator closed the table (docs/operating.md "Moderation"): the match so far is kept.
+        rs.conn.close();
+        page.replaceChildren(notFoundPage(t("room.closed_by_moderator"), "room-closed"));
+        break;
       case "error":
         rs.pendingAction = false;
         if (msg.code === "room/bad_password") {
@@ -1114,7 +1119,7 @@ export async function renderRoom(ctx, roomId) {
         } else if (msg.code === "server/busy") {
           // The room is between two servers of a cluster: join again in a moment (nothing the player must do).
           setTimeout(() => rs.conn && rs.conn.rejoin(), 500);
-        } else if (msg.code === "room/not_found") {
+        } else if (msg.code === "room/not_found" || msg.code === "room/kicked") {
           rs.conn.close();
           page.replaceChildren(notFoundPage(errorText(msg), "room-error"));
         } else {
