@@ -32,9 +32,9 @@ export async function renderMod(ctx) {
     await Promise.all([loadReports(), loadAudit()]);
   });
   page.append(
-    h("section", { class: "mod-section", "aria-labelledby": "mod-reports-title" }, h("h2", { id: "mod-reports-title" }, t("mod.reports")), reportsBox),
-    h("section", { class: "mod-section", "aria-labelledby": "mod-act-title" }, h("h2", { id: "mod-act-title" }, t("mod.act")), form.el),
-    h("section", { class: "mod-section", "aria-labelledby": "mod-audit-title" }, h("h2", { id: "mod-audit-title" }, t("mod.audit")), auditBox),
+    h("section", { class: "panel mod-section", "aria-labelledby": "mod-reports-title" }, h("h2", { id: "mod-reports-title" }, t("mod.reports")), reportsBox),
+    h("section", { class: "panel mod-section", "aria-labelledby": "mod-act-title" }, h("h2", { id: "mod-act-title" }, t("mod.act")), form.el),
+    h("section", { class: "panel mod-section", "aria-labelledby": "mod-audit-title" }, h("h2", { id: "mod-audit-title" }, t("mod.audit")), auditBox),
   );
 
   async function loadReports() {
