@@ -100,3 +100,39 @@ def test_a_moderator_reads_a_report_and_mutes_with_a_reason_from_the_keyboard(
     expect(page.get_by_test_id("mod-refused")).to_have_text(PT["mod.only_moderators"])
     expect(page.get_by_test_id("mod-form")).to_have_count(0)
     context.close()
+
+
+def test_the_report_control_on_another_players_seat_files_a_report_with_the_servers_chat(
+    browser: Browser, server: Server
+) -> None:
+    ana, ana_token, _ana_id = _register(server, "ana")
+    bia, bia_token, bia_id = _register(server, "bia")
+    _mod, mod_token, _ = _register(server, "mod")
+    assert cli(["admin", "grant", _mod, "--database", f"sqlite:///{server.database}"]) == 0
+    room = api(f"{server.url}/api/rooms", "POST", ana_token, {"name": "Mesa", "options": {"players": 3, "lives": 1}})
+    ws_url = server.url.replace("http://", "ws://") + "/ws"
+    context = browser.new_context(viewport=MOBILE, base_url=server.url, locale="pt-BR")
+    page = context.new_page()
+    with connect(ws_url) as bia_ws:
+        bia_ws.send(json.dumps({"type": "auth", "token": bia_token}))
+        _until(bia_ws, "hello")
+        bia_ws.send(json.dumps({"type": "join", "room": room["room_id"]}))
+        _until(bia_ws, "room")
+        bia_ws.send(json.dumps({"type": "sit", "seat": 1}))
+        bia_ws.send(json.dumps({"type": "chat", "text": "chato demais"}))
+        _until(bia_ws, "chat", "chato demais")
+        page.goto("/")
+        wait_ready(page)
+        page.evaluate(f"() => localStorage.setItem('sefode.token', {json.dumps(ana_token)})")
+        page.goto(f"/room/{room['room_id']}")
+        wait_ready(page)
+        report = page.get_by_role("button", name=PT["report.named"].replace("{name}", bia))
+        expect(report).to_be_visible()
+        expect(page.get_by_role("button", name=PT["report.named"].replace("{name}", ana))).to_have_count(0)  # not me
+        report.click()
+        page.get_by_test_id("confirm-ok").click()
+        expect(page.locator("#toast")).to_have_text(PT["report.sent"])
+    (filed,) = api(f"{server.url}/api/mod/reports", "GET", mod_token)["reports"]
+    assert filed["reported"]["player_id"] == bia_id and filed["reporter"]["name"] == ana
+    assert [m["text"] for m in filed["chat"]] == ["chato demais"]
+    context.close()

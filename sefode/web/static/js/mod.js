@@ -2,7 +2,7 @@
 // and the audit list. Moderators only: anyone else gets one plain line. Rules and routes: docs/operating.md
 // "Moderation", docs/accounts-api.md "Moderation".
 import { api } from "./api.js";
-import { h, toast } from "./dom.js";
+import { confirmDialog, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 const ACTIONS = ["mute", "kick", "ban", "close_room", "rename_room", "rename_player", "close_report"];
@@ -162,4 +162,31 @@ function actionForm(after) {
       reason.focus();
     },
   };
+}
+
+/**
+ * The "Report" control on another player's seat (issue 28): after a confirmation, a report of that player at this
+ * table. The server keeps the table's recent chat with it (never this page's copy).
+ */
+export function reportButton(roomId, info) {
+  const name = info.name || "?";
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "ghost small",
+      testid: `seat-report-${info.seat}`,
+      "aria-label": t("report.named", { name }),
+      onclick: async () => {
+        if (!(await confirmDialog(t("report.confirm", { name })))) return;
+        try {
+          await api("POST", "/reports", { player_id: info.player_id, room_id: roomId });
+          toast(t("report.sent"));
+        } catch (error) {
+          toast(modErrorText(error), "error");
+        }
+      },
+    },
+    t("report.button"),
+  );
 }

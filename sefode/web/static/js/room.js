@@ -18,6 +18,7 @@ import { createCoach } from "./coach.js";
 import { fairCheck } from "./fair.js";
 import { createShare } from "./share.js";
 import { tableFriends as createTableFriends } from "./friends.js";
+import { reportButton } from "./mod.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
@@ -716,6 +717,7 @@ export async function renderRoom(ctx, roomId) {
       }
       if (mine && between) actions.push(h("button", { type: "button", testid: "stand", onclick: () => send({ type: "stand" }) }, t("seat.stand")));
       if (info.player_id && !mine) actions.push(...tableFriends.controls(info)); // add as a friend, block (issue 23)
+      if (info.player_id && !mine && !info.bot_account) actions.push(reportButton(roomId, { ...info, seat: s })); // issue 28
       if (owner && between) {
         const sel = h(
           "select",
