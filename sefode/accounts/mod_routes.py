@@ -34,6 +34,22 @@ async def _tell(request: Request, env: dict[str, Any]) -> None:
         await hub.apply_moderation(env)
 
 
+async def _room_ref(request: Request, room_id: object) -> tuple[str, str, str | None]:
+    """(id, name, match on) of an open room, held by this node or (cluster mode) by another: the action then reaches
+    the node that holds it through ``Hub.apply_moderation``."""
+    hub = _hub(request)
+    if hub is not None and isinstance(room_id, str) and 0 < len(room_id) <= 32:
+        room = hub.rooms.get(room_id)
+        if room is not None:
+            return room.id, str(room.name), room.match.id if room.match is not None else None
+        if await hub.room_exists(room_id):
+            stored = await hub.db(hub.store.load_room, room_id)
+            if stored is not None:
+                data = stored[0]
+                return room_id, str(data.get("name") or room_id), data.get("current_match")
+    raise AccountError("room/not_found", "there is no such open room", 404)
+
+
 def _room(request: Request, room_id: object) -> Any:
     hub = _hub(request)
     room = hub.rooms.get(room_id) if hub is not None and isinstance(room_id, str) and len(room_id) <= 32 else None
@@ -182,16 +198,16 @@ async def kick(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
     why = mod.reason(body.get("reason"))
-    room = _room(request, body.get("room_id"))
+    room_id, _name, _match = await _room_ref(request, body.get("room_id"))
 
     def run(conn: sa.Connection) -> str:
         target = mod.check_target(conn, me, body.get("player_id"))
-        mod.log(conn, me, "kick", why, player_id=target, room_id=room.id)
+        mod.log(conn, me, "kick", why, player_id=target, room_id=room_id)
         return target
 
     target = await _tx(request, run)
-    await _tell(request, {"op": "kick", "p": target, "room": room.id})
-    return JSONResponse({"player_id": target, "room_id": room.id, "kicked": True})
+    await _tell(request, {"op": "kick", "p": target, "room": room_id})
+    return JSONResponse({"player_id": target, "room_id": room_id, "kicked": True})
 
 
 @_api
@@ -199,16 +215,15 @@ async def close_room(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
     why = mod.reason(body.get("reason"))
-    room = _room(request, body.get("room_id"))
-    match_id = room.match.id if room.match is not None else None
+    room_id, name, match_id = await _room_ref(request, body.get("room_id"))
 
     def run(conn: sa.Connection) -> None:
-        mod.close_room(conn, room.id)
-        mod.log(conn, me, "close_room", why, room_id=room.id, detail={"name": room.name, "match": match_id})
+        mod.close_room(conn, room_id)
+        mod.log(conn, me, "close_room", why, room_id=room_id, detail={"name": name, "match": match_id})
 
     await _tx(request, run)
-    await _tell(request, {"op": "close", "room": room.id})
-    return JSONResponse({"room_id": room.id, "closed": True, "match": match_id})
+    await _tell(request, {"op": "close", "room": room_id})
+    return JSONResponse({"room_id": room_id, "closed": True, "match": match_id})
 
 
 @_api
@@ -216,15 +231,14 @@ async def rename_room(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
     why = mod.reason(body.get("reason"))
-    room = _room(request, body.get("room_id"))
+    room_id, before, _match = await _room_ref(request, body.get("room_id"))
     name = service.check_name(body.get("name"))
-    before = room.name
     await _tx(
         request,
-        lambda conn: mod.log(conn, me, "rename_room", why, room_id=room.id, detail={"from": before, "to": name}),
+        lambda conn: mod.log(conn, me, "rename_room", why, room_id=room_id, detail={"from": before, "to": name}),
     )
-    await _tell(request, {"op": "rename_room", "room": room.id, "name": name})
-    return JSONResponse({"room_id": room.id, "name": name})
+    await _tell(request, {"op": "rename_room", "room": room_id, "name": name})
+    return JSONResponse({"room_id": room_id, "name": name})
 
 
 @_api

@@ -160,6 +160,12 @@ def closed_room_ids(engine: sa.Engine) -> set[str]:
         return {str(r[0]) for r in conn.execute(sa.select(a.closed_rooms.c.room_id))}
 
 
+def is_closed_room(engine: sa.Engine, room_id: str) -> bool:
+    with engine.connect() as conn:
+        found = conn.execute(sa.select(a.closed_rooms.c.room_id).where(a.closed_rooms.c.room_id == room_id)).first()
+        return found is not None
+
+
 def close_room(conn: sa.Connection, room_id: str) -> None:
     if conn.execute(sa.select(a.closed_rooms.c.room_id).where(a.closed_rooms.c.room_id == room_id)).first() is None:
         conn.execute(a.closed_rooms.insert().values(room_id=room_id, closed_at=now_ms()))

@@ -380,6 +380,11 @@ class Cluster:
                 join = conn.last_join or {"type": "join", "room": room.id}
                 asyncio.get_running_loop().create_task(self.rejoin(conn, join))
 
+    async def release(self, room_id: str) -> None:
+        """Give up ``room_id`` at once (a moderator closed it): the next join finds no owner, and the store says the
+        room is closed."""
+        await self._release_room(room_id, hand_over=True)
+
     async def _release_room(self, room_id: str, hand_over: bool) -> None:
         lease = self.leases.pop(room_id, None)
         room = self.hub.drop_room(room_id)

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 from sefode.accounts.awarding import recover
 from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.accounts.friends import all_blocks
-from sefode.accounts.moderation import all_mutes, closed_room_ids
+from sefode.accounts.moderation import all_mutes, closed_room_ids, is_closed_room
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
@@ -217,7 +217,11 @@ class Hub:
         await self.room_write(room, create_match_on, *args)
 
     async def room_exists(self, room_id: str) -> bool:
-        return room_id in self.rooms or await self.db(self.store.load_room, room_id) is not None
+        if room_id in self.rooms:
+            return True
+        if await self.db(is_closed_room, self.store.engine, room_id):
+            return False  # closed by a moderator (its row stays, for its matches)
+        return await self.db(self.store.load_room, room_id) is not None
 
     async def room_of_invite(self, invite: str) -> str | None:
         if invite in self.invites:
@@ -341,6 +345,8 @@ class Hub:
 
     async def adopt(self, room_id: str, data: dict[str, Any], invite: str) -> Room:
         """Cluster mode: a room this node just took the lease of, rebuilt from the store (its match replayed)."""
+        if await self.db(is_closed_room, self.store.engine, room_id):
+            raise LookupError(f"room {room_id} was closed by a moderator")
         room = Room(self, room_id, data, invite)
         ids = {s["player_id"] for s in room.seats if s.get("player_id")} | {room.owner}
         if room.current_match is not None:
@@ -486,8 +492,10 @@ class Hub:
             await room.turn_away(str(player), "room/kicked", "a moderator removed you from this table")
         elif op == "close" and room is not None:
             await room.close_by_moderator()
-            self.rooms.pop(room.id, None)
             self.invites.pop(room.invite_token, None)
+            if self.cluster is not None:
+                await self.cluster.release(room.id)  # the lease goes too: no node serves the room again
+            self.rooms.pop(room.id, None)
         elif op == "rename_room" and room is not None:
             async with room.lock:
                 room.name = str(env["name"])

@@ -46,4 +46,10 @@ def test_a_mute_and_a_ban_made_through_one_node_take_effect_on_another(tmp_path:
         assert _closed_with(held) == 4410
         login = httpx.post(f"{n2}/api/account/login", json={"username": "caio", "password": "correct horse"})
         assert login.status_code == 403 and login.json()["error"]["code"] == "auth/banned"
+        # A room on n2 closed through n1: its players are told, and a join through either node is refused.
+        _post(n1, "/api/mod/close-room", {"room_id": room_id, "reason": "nome ofensivo"}, mod)
+        assert chatting.until("room_closed")["room"] == room_id
+        for base in (n1, n2):
+            refused = Socket(base, ana).join(room_id)
+            assert refused["type"] == "error" and refused["code"] == "room/not_found", (base, refused)
         chatting.ws.close()
