@@ -102,13 +102,13 @@ def test_a_moderator_reads_a_report_and_mutes_with_a_reason_from_the_keyboard(
     context.close()
 
 
-def test_the_report_control_on_another_players_seat_files_a_report_with_the_servers_chat(
+def test_the_report_controls_on_a_seat_and_a_chat_message_file_reports_with_the_servers_chat(
     browser: Browser, server: Server
 ) -> None:
     ana, ana_token, _ana_id = _register(server, "ana")
     bia, bia_token, bia_id = _register(server, "bia")
-    _mod, mod_token, _ = _register(server, "mod")
-    assert cli(["admin", "grant", _mod, "--database", f"sqlite:///{server.database}"]) == 0
+    mod, mod_token, _ = _register(server, "mod")
+    assert cli(["admin", "grant", mod, "--database", f"sqlite:///{server.database}"]) == 0
     room = api(f"{server.url}/api/rooms", "POST", ana_token, {"name": "Mesa", "options": {"players": 3, "lives": 1}})
     ws_url = server.url.replace("http://", "ws://") + "/ws"
     context = browser.new_context(viewport=MOBILE, base_url=server.url, locale="pt-BR")
@@ -132,7 +132,17 @@ def test_the_report_control_on_another_players_seat_files_a_report_with_the_serv
         report.click()
         page.get_by_test_id("confirm-ok").click()
         expect(page.locator("#toast")).to_have_text(PT["report.sent"])
-    (filed,) = api(f"{server.url}/api/mod/reports", "GET", mod_token)["reports"]
-    assert filed["reported"]["player_id"] == bia_id and filed["reporter"]["name"] == ana
-    assert [m["text"] for m in filed["chat"]] == ["chato demais"]
+        # And one message: the flag beside Bia's chat line names her message.
+        if page.get_by_test_id("tab-chat").is_visible():
+            page.get_by_test_id("tab-chat").click()
+        flag = page.get_by_role("button", name=PT["report.message_named"].replace("{name}", bia))
+        expect(flag).to_have_count(1)
+        flag.click()
+        page.get_by_test_id("confirm-ok").click()
+        expect(page.locator("#toast")).to_have_text(PT["report.sent"])
+    seat, message = api(f"{server.url}/api/mod/reports", "GET", mod_token)["reports"]
+    for filed in (seat, message):
+        assert filed["reported"]["player_id"] == bia_id and filed["reporter"]["name"] == ana
+        assert [m["text"] for m in filed["chat"]] == ["chato demais"]
+    assert seat["chat_id"] is None and message["chat_id"] == 1
     context.close()

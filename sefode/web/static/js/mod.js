@@ -190,3 +190,28 @@ export function reportButton(roomId, info) {
     t("report.button"),
   );
 }
+
+/** The "report this message" control beside another player's chat message: a report that names the message. */
+export function reportMessageButton(roomId, message) {
+  const name = (message.from && message.from.name) || "?";
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "ghost small chat-report",
+      testid: `chat-report-${message.id}`,
+      "aria-label": t("report.message_named", { name }),
+      title: t("report.message_named", { name }),
+      onclick: async () => {
+        if (!(await confirmDialog(t("report.message_confirm", { name })))) return;
+        try {
+          await api("POST", "/reports", { player_id: message.from.player_id, room_id: roomId, chat_id: message.id });
+          toast(t("report.sent"));
+        } catch (error) {
+          toast(modErrorText(error), "error");
+        }
+      },
+    },
+    "⚑",
+  );
+}

@@ -18,7 +18,7 @@ import { createCoach } from "./coach.js";
 import { fairCheck } from "./fair.js";
 import { createShare } from "./share.js";
 import { tableFriends as createTableFriends } from "./friends.js";
-import { reportButton } from "./mod.js";
+import { reportButton, reportMessageButton } from "./mod.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
@@ -1003,6 +1003,10 @@ export async function renderRoom(ctx, roomId) {
           m.from && m.from.bot ? [" ", botMark("chat-bot-mark")] : null,
           " ",
           h("span", { class: "chat-text" }, m.text),
+          // Another player's message: report it to the moderators (issue 28).
+          m.id !== undefined && m.from && m.from.player_id && !(currentPlayer() && m.from.player_id === currentPlayer().player_id)
+            ? [" ", reportMessageButton(roomId, m)]
+            : null,
         ),
       ),
     );
