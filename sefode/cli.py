@@ -297,6 +297,35 @@ def _cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_admin(args: argparse.Namespace) -> int:
+    """``sefode admin grant USER`` / ``revoke USER``: give or take the moderator role (docs/operating.md)."""
+    from sefode.accounts import moderation
+    from sefode.accounts.service import AccountError
+    from sefode.store.backup import shown
+    from sefode.store.db import Store
+
+    url = _database(args)
+    store = Store(url)
+    try:
+        store.migrate()
+        with store.engine.begin() as conn:
+            change = moderation.grant if args.action == "grant" else moderation.revoke
+            _player, changed = change(conn, args.user)
+    except AccountError as err:
+        print(f"sefode admin: {err.message}", file=sys.stderr)
+        return 2
+    except Exception as err:
+        print(f"sefode admin: {_one_line(err)}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    if args.action == "grant":
+        print(f"{args.user} is a moderator" + ("" if changed else " already") + f" (in {shown(url)})")
+    else:
+        print(f"{args.user} is " + ("no longer" if changed else "not") + f" a moderator (in {shown(url)})")
+    return 0
+
+
 def _one_line(err: BaseException) -> str:
     from sefode.store.backup import BackupError
 
@@ -344,6 +373,12 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("file")
     restore.add_argument("--database", default=None, metavar="URL", help=database_help)
     restore.set_defaults(func=_cmd_restore)
+
+    admin = sub.add_parser("admin", help="give or take the moderator role: sefode admin grant|revoke USERNAME")
+    admin.add_argument("action", choices=("grant", "revoke"))
+    admin.add_argument("user", help="the account's username")
+    admin.add_argument("--database", default=None, metavar="URL", help=database_help)
+    admin.set_defaults(func=_cmd_admin)
 
     replay = sub.add_parser("replay", help="replay a sefode-history/1 file and print the result as JSON")
     replay.add_argument("file")

@@ -287,6 +287,10 @@ async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[
     old_player = await _player(request, required=False)
 
     def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
+        from sefode.accounts.moderation import refuse_banned
+
+        assert attempt.player_id is not None
+        refuse_banned(conn, attempt.player_id)  # a banned account opens no session (auth/banned, 403)
         session = service.login_succeeded(conn, attempt, client, stamp, new_hash)
         # The browser's previous token is retired: a token planted before the login never becomes the account's.
         service.retire_token(conn, old_token)

@@ -199,3 +199,56 @@ room_invites = sa.Table(
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.UniqueConstraint("to_id", "room_id", "from_id", name="uq_room_invites_to_room_from"),
 )
+
+# 0009_moderation
+
+moderators = sa.Table(
+    "moderators",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("granted_at", sa.BigInteger, nullable=False),
+)
+
+sanctions = sa.Table(
+    "sanctions",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),  # "mute" or "ban"
+    sa.Column("until", sa.BigInteger, nullable=True),  # NULL: for good
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("reporter_id", sa.String(32), nullable=False),
+    sa.Column("reported_id", sa.String(32), nullable=False),
+    sa.Column("room_id", sa.String(32), nullable=False),
+    sa.Column("match_id", sa.String(32), nullable=True),
+    sa.Column("chat_id", sa.Integer, nullable=True),
+    sa.Column("note", sa.String(500), nullable=False),
+    sa.Column("chat", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+)
+
+closed_rooms = sa.Table(
+    "closed_rooms",
+    metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("closed_at", sa.BigInteger, nullable=False),
+)
+
+moderation_log = sa.Table(
+    "moderation_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Column("moderator_id", sa.String(32), nullable=False),
+    sa.Column("action", sa.String(24), nullable=False),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("room_id", sa.String(32), nullable=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("detail", sa.JSON, nullable=False),
+)

@@ -31,9 +31,10 @@ STATIC = Path(sefode.__file__).parent / "web" / "static"
 def _extra_routes() -> list[Any]:
     """Routes of optional packages that plug into the server (accounts, leaderboard, tournaments)."""
     try:
+        from sefode.accounts.mod_routes import routes as mod_routes
         from sefode.accounts.routes import routes as account_routes
 
-        return list(account_routes())
+        return list(account_routes()) + list(mod_routes())
     except ModuleNotFoundError:
         return []
     except Exception as err:  # a broken plug-in must not take the game server down

@@ -380,6 +380,11 @@ class Cluster:
                 join = conn.last_join or {"type": "join", "room": room.id}
                 asyncio.get_running_loop().create_task(self.rejoin(conn, join))
 
+    async def release(self, room_id: str) -> None:
+        """Give up ``room_id`` at once (a moderator closed it): the next join finds no owner, and the store says the
+        room is closed."""
+        await self._release_room(room_id, hand_over=True)
+
     async def _release_room(self, room_id: str, hand_over: bool) -> None:
         lease = self.leases.pop(room_id, None)
         room = self.hub.drop_room(room_id)
@@ -720,6 +725,8 @@ class Cluster:
             await self.hub.set_block(str(env["p"]), str(env["o"]), bool(env["on"]), tell_cluster=False)
         elif kind == "forget_blocks":
             await self.hub.forget_blocks(str(env["p"]), tell_cluster=False)
+        elif kind == "moderation":  # every node: a moderator's action (``Hub.apply_moderation``)
+            await self.hub.apply_moderation({k: v for k, v in env.items() if k != "k"}, tell_cluster=False)
         elif kind == "bye":
             rconn = self.remote.pop((sender, boot, env["c"]), None)
             if rconn is not None and rconn.room is not None:

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 from sefode.accounts.awarding import recover
 from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.accounts.friends import all_blocks
+from sefode.accounts.moderation import all_mutes, closed_room_ids, is_closed_room
 from sefode.bots.base import Player, Seen
 from sefode.bots.players import make_player
 from sefode.engine import Game, get_game
@@ -172,6 +173,9 @@ class Hub:
         self.blocks: dict[str, set[str]] = {}
         """Who each account blocked (``sefode.accounts.friends``): loaded at start, kept by the friends routes. A
         blocker gets no chat or reaction of a player they blocked, and that player does not enter their rooms."""
+        self.mutes: dict[str, int | None] = {}
+        """Muted players (``sefode.accounts.moderation``): until when (epoch ms), None for good. Loaded at start, kept
+        by the moderator routes and, in cluster mode, by every node (``apply_moderation``)."""
         self.seen: dict[str, float] = {}
         """When (monotonic) each player last asked for their friends panel: the home page polls it, so a player with
         the home page open counts as online though they hold no WebSocket."""
@@ -213,7 +217,11 @@ class Hub:
         await self.room_write(room, create_match_on, *args)
 
     async def room_exists(self, room_id: str) -> bool:
-        return room_id in self.rooms or await self.db(self.store.load_room, room_id) is not None
+        if room_id in self.rooms:
+            return True
+        if await self.db(is_closed_room, self.store.engine, room_id):
+            return False  # closed by a moderator (its row stays, for its matches)
+        return await self.db(self.store.load_room, room_id) is not None
 
     async def room_of_invite(self, invite: str) -> str | None:
         if invite in self.invites:
@@ -285,6 +293,7 @@ class Hub:
         await self.db(self.store.migrate)
         self.bot_players = await self.db(all_bot_ids, self.store.engine)
         self.blocks = await self.db(all_blocks, self.store.engine)
+        self.mutes = await self.db(all_mutes, self.store.engine)
         try:
             await self.db(recover, self.store.engine)  # medals of matches that ended while awarding failed
         except Exception as err:  # the tables stay playable even if awarding cannot catch up
@@ -293,7 +302,10 @@ class Hub:
 
     async def load_rooms(self) -> None:
         """Every stored room, restored (a single node; a cluster's nodes take rooms one by one, ``adopt``)."""
+        closed = await self.db(closed_room_ids, self.store.engine)
         for room_id, data, invite in await self.db(self.store.load_rooms):
+            if room_id in closed:  # closed by a moderator: its matches stay stored, the room is not opened again
+                continue
             room = Room(self, room_id, data, invite)
             self.rooms[room_id] = room
             self.invites[invite] = room_id
@@ -333,6 +345,8 @@ class Hub:
 
     async def adopt(self, room_id: str, data: dict[str, Any], invite: str) -> Room:
         """Cluster mode: a room this node just took the lease of, rebuilt from the store (its match replayed)."""
+        if await self.db(is_closed_room, self.store.engine, room_id):
+            raise LookupError(f"room {room_id} was closed by a moderator")
         room = Room(self, room_id, data, invite)
         ids = {s["player_id"] for s in room.seats if s.get("player_id")} | {room.owner}
         if room.current_match is not None:
@@ -447,6 +461,56 @@ class Hub:
             blocked.discard(player)
         if tell_cluster and self.cluster is not None:
             await self.cluster.tell_all({"k": "forget_blocks", "p": player})
+
+    def refuse_muted(self, player_id: str) -> None:
+        """A muted player's chat or reaction: ``chat/muted``."""
+        if player_id not in self.mutes:
+            return
+        until = self.mutes[player_id]
+        if until is not None and until <= logs.now_ms():
+            self.mutes.pop(player_id, None)
+            return
+        raise ClientError("chat/muted", "a moderator muted you: you cannot chat or react for now")
+
+    async def apply_moderation(self, env: dict[str, Any], *, tell_cluster: bool = True) -> None:
+        """A moderator's action that every node applies at once (the store has it already): ``mute`` / ``unmute``
+        (``p``, ``until``), ``ban`` (``p``: its sockets end with 4410), ``kick`` (``p`` out of ``room``), ``close``
+        (``room``), ``rename_room`` (``room``, ``name``), ``rename`` (``p``, ``name``)."""
+        from sefode.server.routes.ws import end_sessions
+
+        op, player, room_id = env["op"], env.get("p"), env.get("room")
+        room = self.rooms.get(str(room_id)) if room_id else None
+        if op == "mute":
+            self.mutes[str(player)] = env.get("until")
+        elif op == "unmute":
+            self.mutes.pop(str(player), None)
+        elif op == "ban":
+            for key in [k for k, v in self.sessions.items() if v[0] == player]:
+                self.sessions.pop(key, None)
+            end_sessions(self, str(player))
+        elif op == "kick" and room is not None:
+            await room.turn_away(str(player), "room/kicked", "a moderator removed you from this table")
+        elif op == "close" and room is not None:
+            await room.close_by_moderator()
+            self.invites.pop(room.invite_token, None)
+            if self.cluster is not None:
+                await self.cluster.release(room.id)  # the lease goes too: no node serves the room again
+            self.rooms.pop(room.id, None)
+        elif op == "rename_room" and room is not None:
+            async with room.lock:
+                room.name = str(env["name"])
+                await room.save()
+                room.send_room()
+        elif op == "rename":
+            self.names[str(player)] = str(env["name"])
+            for key, value in list(self.sessions.items()):
+                if value[0] == player:
+                    self.sessions[key] = (value[0], str(env["name"]), value[2])
+            for held in list(self.rooms.values()):
+                if player in held.connected_players() or player in held.seated_players():
+                    held.send_room()
+        if tell_cluster and self.cluster is not None:
+            await self.cluster.tell_all({"k": "moderation", **env})
 
     async def is_bot_account(self, player_id: str) -> bool:
         return bool(await self.bot_accounts([player_id]))

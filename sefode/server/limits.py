@@ -54,6 +54,9 @@ class Limits:
     invites_burst: float = 10
     invites_per_s: float = 0.2
     """Invitations of a friend to a room per account: a few at once, then one every 5 s."""
+    reports_burst: float = 3
+    reports_per_s: float = 1 / 60
+    """Players' reports (``POST /api/reports``) per player: a few at once, then one a minute."""
     password_free_failures: int = 5
     """Wrong room passwords allowed (per room, and per client) before the backoff starts."""
     password_backoff_s: float = 1.0
@@ -84,6 +87,8 @@ class Limits:
             friend_requests_per_s=big,
             invites_burst=big,
             invites_per_s=big,
+            reports_burst=big,
+            reports_per_s=big,
         )
 
 
@@ -205,6 +210,7 @@ class Limiter:
         self.votes = Buckets(lim.votes_burst, lim.votes_per_s)
         self.friend_requests = Buckets(lim.friend_requests_burst, lim.friend_requests_per_s)
         self.invites = Buckets(lim.invites_burst, lim.invites_per_s)
+        self.reports = Buckets(lim.reports_burst, lim.reports_per_s)
         self.passwords = Backoff(
             lim.password_free_failures, lim.password_backoff_s, lim.password_backoff_max_s, lim.password_window_s
         )
@@ -242,6 +248,11 @@ class Limiter:
     def room_invite(self, player_id: str) -> None:
         if not self.invites.allow(player_id):
             raise ClientError("rate/limited", "too many invitations; wait a minute")
+
+    def report(self, player_id: str) -> None:
+        if not self.reports.allow(player_id):
+            metrics.RATE_LIMITED.labels("reports").inc()
+            raise ClientError("rate/limited", "too many reports; wait a minute")
 
     def password_attempt(self, room_id: str, client: str, now: float | None = None) -> None:
         """Refuse (``rate/limited``) while the room or the client is backing off after wrong passwords."""

@@ -81,6 +81,116 @@ _NAME = {"type": "string", "minLength": 1, "maxLength": 24, "description": "NFC 
 _PAGE = [_query("page", {"type": "integer", "minimum": 1}), _query("per_page", {"type": "integer", "minimum": 1})]
 
 
+_REASON = {"type": "string", "minLength": 1, "maxLength": 500, "description": "why (kept in the audit list)"}
+_ID32 = {"type": "string", "maxLength": 32}
+_MINUTES = {"type": "integer", "minimum": 1, "nullable": True, "description": "how long; absent or null: for good"}
+
+
+def _mod(summary: str, answer: str, properties: dict[str, Any], errors: tuple[int, ...] = (400, 401, 403, 404)) -> Any:
+    """A moderator's action (``sefode.accounts.mod_routes``): moderators only, a reason required."""
+    return {
+        "post": _op(
+            summary + " (moderators only; logged in the audit list)",
+            _answer(answer, _OBJECT),
+            errors,
+            body=_body({**properties, "reason": _REASON}, ["reason"]),
+            auth=True,
+            tag="moderation",
+        )
+    }
+
+
+def _moderation() -> dict[str, Any]:
+    return {
+        "/api/reports": {
+            "post": _op(
+                "report a player at a table you are at (chat_id: one of the table's chat messages); the report keeps "
+                "the table's recent chat as the server holds it and the match on",
+                _answer("{id}", _OBJECT),
+                (400, 401, 403, 404, 429),
+                body=_body(
+                    {
+                        "player_id": _ID32,
+                        "room_id": _ID32,
+                        "chat_id": {"type": "integer", "nullable": True},
+                        "note": {"type": "string", "maxLength": 500},
+                    },
+                    ["player_id", "room_id"],
+                ),
+                auth=True,
+                tag="moderation",
+            )
+        },
+        "/api/mod/me": {
+            "get": _op(
+                "whether you are a moderator (403 mod/forbidden when not)",
+                _answer("{player_id, moderator}", _OBJECT),
+                (401, 403),
+                auth=True,
+                tag="moderation",
+            )
+        },
+        "/api/mod/reports": {
+            "get": _op(
+                "open reports, oldest first, with the recent chat they kept (moderators only)",
+                _answer("{reports: [...]}", _OBJECT),
+                (400, 401, 403),
+                params=[_query("limit", {"type": "integer", "minimum": 1})],
+                auth=True,
+                tag="moderation",
+            )
+        },
+        "/api/mod/reports/{report_id}/close": {
+            "post": _op(
+                "mark a report handled (moderators only; logged)",
+                _answer("{id, status}", _OBJECT),
+                (400, 401, 403, 404),
+                body=_body({"reason": _REASON}, ["reason"]),
+                params=[_path("report_id", 32)],
+                auth=True,
+                tag="moderation",
+            )
+        },
+        "/api/mod/mute": _mod(
+            "mute a player: their chat and reactions are refused (chat/muted)",
+            "{player_id, muted, until}",
+            {"player_id": _ID32, "minutes": _MINUTES},
+        ),
+        "/api/mod/unmute": _mod("lift a mute", "{player_id, muted}", {"player_id": _ID32}),
+        "/api/mod/ban": _mod(
+            "ban an account, or a guest by their session: its sessions end and its sockets close (4410) at once, and "
+            "logins are refused (auth/banned) until the ban runs out",
+            "{player_id, banned, until}",
+            {"player_id": _ID32, "minutes": _MINUTES},
+        ),
+        "/api/mod/unban": _mod("lift a ban", "{player_id, banned}", {"player_id": _ID32}),
+        "/api/mod/kick": _mod(
+            "remove a player from a room (room/kicked); they do not come back to it while the server runs",
+            "{player_id, room_id, kicked}",
+            {"player_id": _ID32, "room_id": _ID32},
+        ),
+        "/api/mod/close-room": _mod(
+            "close a room: its match stays stored, its players are told (room_closed)",
+            "{room_id, closed, match}",
+            {"room_id": _ID32},
+        ),
+        "/api/mod/rename-room": _mod("rename an offensive room", "{room_id, name}", {"room_id": _ID32, "name": _NAME}),
+        "/api/mod/rename-player": _mod(
+            "rename an offensive nickname", "{player_id, name}", {"player_id": _ID32, "name": _NAME}
+        ),
+        "/api/mod/audit": {
+            "get": _op(
+                "the moderators' actions, newest first: who, what, to whom, why (moderators only)",
+                _answer("{entries: [...]}", _OBJECT),
+                (400, 401, 403),
+                params=[_query("limit", {"type": "integer", "minimum": 1}), _query("before", {"type": "integer"})],
+                auth=True,
+                tag="moderation",
+            )
+        },
+    }
+
+
 def spec() -> dict[str, Any]:
     """The OpenAPI 3.0 document."""
     session = _body({"name": _NAME}, ["name"])
@@ -444,6 +554,7 @@ def spec() -> dict[str, Any]:
                 tag="accounts",
             )
         },
+        **_moderation(),
         "/api/account/invites": {
             "post": _op(
                 "invite a friend to a room you are at; it shows on their home page",

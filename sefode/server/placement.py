@@ -88,6 +88,10 @@ class Host(Protocol):
         """A deleted account's blocks are gone, both ways."""
         ...
 
+    async def apply_moderation(self, env: dict[str, Any], *, tell_cluster: bool = True) -> None:
+        """A moderator's action every node applies (``Hub.apply_moderation``)."""
+        ...
+
 
 class Placement(Protocol):
     """Which node holds a room, and how a peer reaches it. Every method is called by the hub."""

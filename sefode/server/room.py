@@ -94,6 +94,8 @@ class Room(RoomRecord):
         self.pause_votes: set[str] = set()
         self.paused_until: float | None = None
         self.disconnected_at: dict[str, float] = {}
+        self.kicked: set[str] = set()
+        """Players a moderator removed from this room (``turn_away``): kept in memory only."""
         self._timer: asyncio.Task[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
         """The armed timer (a loop callback: re-arming on every action costs no task); it starts ``_timer``."""
@@ -390,7 +392,9 @@ class Room(RoomRecord):
                 conn.send_text(text)
 
     def refuse_blocked(self, player_id: str | None) -> None:
-        """A player the room's owner blocked neither sits nor watches here."""
+        """A player the room's owner blocked (or a moderator kicked out) neither sits nor watches here."""
+        if player_id in self.kicked:
+            raise ClientError("room/kicked", "a moderator removed you from this table")
         if self.hub.is_blocked(self.owner, player_id):
             raise ClientError("room/blocked", "the owner of this room does not let you in")
 
@@ -491,15 +495,23 @@ class Room(RoomRecord):
         logs.warning("room.unseated", room=self.id, player=player_id, seat=held, match_seat=in_match)
         return True
 
-    async def turn_away(self, player_id: str) -> None:
-        """The owner blocked ``player_id``: their connections leave the room (told why, ``room/blocked``), and their
-        seat is freed between matches (during one, the table's bot plays it, as for anyone who left)."""
+    async def turn_away(
+        self,
+        player_id: str,
+        code: str = "room/blocked",
+        message: str = "the owner of this room does not let you in",
+    ) -> None:
+        """The owner blocked ``player_id`` (or a moderator kicked them, ``room/kicked``): their connections leave the
+        room (told why), and their seat is freed between matches (during one, the table's bot plays it, as for anyone
+        who left). A kicked player does not come back to this room while the server runs."""
         async with self.lock:
+            if code == "room/kicked":
+                self.kicked.add(player_id)
             gone = [conn for conn in self.conns if conn.player_id == player_id]
             for conn in gone:
                 self.conns.discard(conn)
                 conn.room = None
-                conn.error("room/blocked", "the owner of this room does not let you in")
+                conn.error(code, message)
             if gone:
                 self.disconnected_at[player_id] = time.monotonic()
                 self.pause_votes.discard(player_id)
@@ -875,6 +887,7 @@ class Room(RoomRecord):
     # ------------------------------------------------------------------ chat and pause
     async def chat(self, player_id: str, text: str) -> None:
         """Store the message with the room (the last ``CHAT_KEPT``), then send it to everyone in the room."""
+        self.hub.refuse_muted(player_id)
         async with self.lock:
             self.chat_count += 1
             message = {
@@ -1071,6 +1084,19 @@ class Room(RoomRecord):
                 fallback = run.game.legal_actions(run.state, seat)
                 if fallback and run.stored == version:
                     await self._apply(seat, fallback[0], reason)
+
+    async def close_by_moderator(self) -> None:
+        """A moderator closed the room: the match on stays stored as it is (every action already is), everyone here
+        is told (``room_closed``) and leaves, and the room's timers stop."""
+        async with self.lock:
+            match_id = self.match.id if self.match is not None else None
+            message = {"type": "room_closed", "room": self.id, "match": match_id}
+            for conn in list(self.conns):
+                conn.send(message)
+                conn.room = None
+            self.conns.clear()
+            logs.event("room.closed_by_moderator", room=self.id, match=match_id)
+            self.close()
 
     def close(self) -> None:
         if self._alarm is not None:

@@ -24,6 +24,7 @@ PAGES = (
     "/rules",
     "/rules/{page}",
     "/leaderboard",
+    "/mod",
     "/account",
     "/profile",
     "/players/{player_id}",

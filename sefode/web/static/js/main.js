@@ -9,6 +9,7 @@ import { renderInvite, renderRoom } from "./room.js";
 import { renderRules } from "./rules.js";
 import { renderAccount } from "./account.js";
 import { renderLeaderboard } from "./leaderboard.js";
+import { renderMod } from "./mod.js";
 import { renderProfile } from "./profile.js";
 import { renderReplay } from "./replay.js";
 import { renderNotFound } from "./notfound.js";
@@ -45,6 +46,7 @@ async function route() {
   else if ((m = /^\/rules(?:\/([^/]+))?$/.exec(path))) await renderRules(ctx, m[1] ? decodeURIComponent(m[1]) : null);
   else if (path === "/account") await renderAccount(ctx);
   else if (path === "/leaderboard") await renderLeaderboard(ctx);
+  else if (path === "/mod") await renderMod(ctx);
   else if (path === "/profile") await renderProfile(ctx, null);
   else if ((m = /^\/players\/([^/]+)$/.exec(path))) await renderProfile(ctx, decodeURIComponent(m[1]));
   else if ((m = /^\/replay\/([^/]+)$/.exec(path))) await renderReplay(ctx, decodeURIComponent(m[1]));

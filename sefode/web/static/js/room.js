@@ -19,6 +19,7 @@ import { fairCheck } from "./fair.js";
 import { rememberMatch } from "./replay.js";
 import { createShare } from "./share.js";
 import { tableFriends as createTableFriends } from "./friends.js";
+import { reportButton, reportMessageButton } from "./mod.js";
 import { inviteOnlyPage, loadPreview, tablePreview } from "./preview.js";
 import { createReactions } from "./reactions.js";
 import { rematchBlock } from "./rematch.js";
@@ -717,6 +718,7 @@ export async function renderRoom(ctx, roomId) {
       }
       if (mine && between) actions.push(h("button", { type: "button", testid: "stand", onclick: () => send({ type: "stand" }) }, t("seat.stand")));
       if (info.player_id && !mine) actions.push(...tableFriends.controls(info)); // add as a friend, block (issue 23)
+      if (info.player_id && !mine && !info.bot_account) actions.push(reportButton(roomId, { ...info, seat: s })); // issue 28
       if (owner && between) {
         const sel = h(
           "select",
@@ -1014,6 +1016,10 @@ export async function renderRoom(ctx, roomId) {
           m.from && m.from.bot ? [" ", botMark("chat-bot-mark")] : null,
           " ",
           h("span", { class: "chat-text" }, m.text),
+          // Another player's message: report it to the moderators (issue 28).
+          m.id !== undefined && m.from && m.from.player_id && !(currentPlayer() && m.from.player_id === currentPlayer().player_id)
+            ? [" ", reportMessageButton(roomId, m)]
+            : null,
         ),
       ),
     );
@@ -1112,6 +1118,11 @@ export async function renderRoom(ctx, roomId) {
       case "reaction":
         social.onMessage(msg);
         break;
+      case "room_closed":
+        // A moderator closed the table (docs/operating.md "Moderation"): the match so far is kept.
+        rs.conn.close();
+        page.replaceChildren(notFoundPage(t("room.closed_by_moderator"), "room-closed"));
+        break;
       case "error":
         rs.pendingAction = false;
         if (msg.code === "room/bad_password") {
@@ -1127,7 +1138,7 @@ export async function renderRoom(ctx, roomId) {
         } else if (msg.code === "server/busy") {
           // The room is between two servers of a cluster: join again in a moment (nothing the player must do).
           setTimeout(() => rs.conn && rs.conn.rejoin(), 500);
-        } else if (msg.code === "room/not_found") {
+        } else if (msg.code === "room/not_found" || msg.code === "room/kicked") {
           rs.conn.close();
           page.replaceChildren(notFoundPage(errorText(msg), "room-error"));
         } else {
