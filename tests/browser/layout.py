@@ -2,8 +2,9 @@
 the page and returns what is wrong with enough words (selector, text, boxes) for a failure message to say what
 overlaps, what is cut and what is out of sight.
 
-- :data:`OVERLAPS` – pairs of listed elements whose boxes intersect (an element is never compared with its own
-  ancestor or descendant, and elements of a group marked ``stack`` may overlap each other: a fanned pile).
+- :data:`OVERLAPS` – pairs of listed elements whose boxes intersect, as shown (a box cut by its ancestors that clip,
+  such as a board scrolling within itself: what is scrolled away is over nothing; an element is never compared with
+  its own ancestor or descendant, and elements of a group marked ``stack`` may overlap each other: a fanned pile).
 - :data:`ESCAPES` – listed elements that run out of the box they belong to (a seat's letters out of the seat), or out
   of the screen sideways.
 - :data:`OUT_OF_VIEW` – elements (the hand's cards, the decision's control) not wholly inside the viewport.
@@ -27,6 +28,20 @@ _COMMON = """
   const words = (el) =>
     (el.getAttribute('aria-label') || el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40);
   const box = (r) => [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)];
+  // What of an element shows: its box cut by every ancestor that clips its content (a board that scrolls within
+  // itself hides what is scrolled away; that part is over nothing).
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      if (style.overflowX !== 'visible') { left = Math.max(left, c.left); right = Math.min(right, c.right); }
+      if (style.overflowY !== 'visible') { top = Math.max(top, c.top); bottom = Math.min(bottom, c.bottom); }
+    }
+    return { left, top, right, bottom };
+  };
   const describe = (sel, el) => {
     const id = el.dataset.testid ? ` [${el.dataset.testid}]` : '';
     return `${sel}${id} "${words(el)}" ${JSON.stringify(box(el.getBoundingClientRect()))}`;
@@ -41,7 +56,7 @@ OVERLAPS = (
   const items = [];
   groups.forEach(([sel, stack], g) => {
     for (const el of document.querySelectorAll(sel)) {
-      if (visible(el)) items.push({ sel, stack, g, el, r: el.getBoundingClientRect() });
+      if (visible(el)) items.push({ sel, stack, g, el, r: shown(el) });
     }
   });
   const hits = [];
