@@ -98,9 +98,7 @@ def _end_sockets(request: Request, player_id: str, token: str | None = None) -> 
     hub = _hub(request)
     if hub is None:
         return
-    from sefode.server.routes.ws import end_sessions
-
-    end_sessions(hub, player_id, token)
+    hub.end_sessions(player_id, token)
 
 
 async def _tx(request: Request, fn: Callable[[sa.Connection], T]) -> T:

@@ -31,7 +31,7 @@ from sefode.server.placement import LocalPlacement, Peer, Placement
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
 from sefode.server.work import HASHING
 from sefode.store import Store
-from sefode.store.db import Fence, FencedOut, create_match_on, new_token, save_room_on
+from sefode.store.db import Fence, FencedOut, create_match_on, new_token, save_room_on, token_hash
 
 if TYPE_CHECKING:
     from sefode.server.cluster import Cluster
@@ -40,6 +40,8 @@ T = TypeVar("T")
 
 MAX_REFUSED = 200
 QUEUE_LIMIT = 512
+CLOSE_SESSION_ENDED = 4410
+"""The close code of a socket whose session ended (logout, deletion, a ban): the page says why."""
 SESSION_CACHE_S = 30.0
 
 
@@ -462,6 +464,22 @@ class Hub:
         if tell_cluster and self.cluster is not None:
             await self.cluster.tell_all({"k": "forget_blocks", "p": player})
 
+    def end_sessions(self, player_id: str, token: str | None = None) -> int:
+        """Close the player's connections that authenticated with ``token`` (all of them when None), with
+        ``CLOSE_SESSION_ENDED``. From now on they handle no message. Returns how many were closed."""
+        digest = token_hash(token) if token else None
+        closed = 0
+        for conn in list(self.connections):
+            if conn.player_id != player_id or conn.closed:
+                continue
+            if digest is not None and conn.session != digest:
+                continue
+            conn.end(CLOSE_SESSION_ENDED)
+            closed += 1
+        if closed:
+            logs.event("conn.session_ended", player=player_id, connections=closed)
+        return closed
+
     def refuse_muted(self, player_id: str) -> None:
         """A muted player's chat or reaction: ``chat/muted``."""
         if player_id not in self.mutes:
@@ -476,8 +494,6 @@ class Hub:
         """A moderator's action that every node applies at once (the store has it already): ``mute`` / ``unmute``
         (``p``, ``until``), ``ban`` (``p``: its sockets end with 4410), ``kick`` (``p`` out of ``room``), ``close``
         (``room``), ``rename_room`` (``room``, ``name``), ``rename`` (``p``, ``name``)."""
-        from sefode.server.routes.ws import end_sessions
-
         op, player, room_id = env["op"], env.get("p"), env.get("room")
         room = self.rooms.get(str(room_id)) if room_id else None
         if op == "mute":
@@ -487,7 +503,7 @@ class Hub:
         elif op == "ban":
             for key in [k for k, v in self.sessions.items() if v[0] == player]:
                 self.sessions.pop(key, None)
-            end_sessions(self, str(player))
+            self.end_sessions(str(player))
         elif op == "kick" and room is not None:
             await room.turn_away(str(player), "room/kicked", "a moderator removed you from this table")
         elif op == "close" and room is not None:

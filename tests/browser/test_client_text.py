@@ -31,6 +31,10 @@ TEMPLATES = {
     "reaction.": list(REACTIONS),
     "reaction_label.": list(REACTIONS),
     "rematch.vote_": ["accepted", "declined", "waiting"],
+    "mod.action.": [
+        *("mute", "unmute", "kick", "ban", "unban"),
+        *("close_room", "rename_room", "rename_player", "close_report"),
+    ],
 }
 
 

@@ -17,7 +17,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sefode.server import logs, metrics, startpoint
-from sefode.server.hub import MAX_REFUSED, Connection, Hub
+from sefode.server.hub import CLOSE_SESSION_ENDED, MAX_REFUSED, Connection, Hub
 from sefode.server.limits import Limiter, client_of, limiter_of
 from sefode.server.messages import ClientError, parse_message, ref_of
 from sefode.server.routes.common import hub_of, token
@@ -27,27 +27,9 @@ AUTH_WAIT_S = 10.0
 """How long a connection without a session cookie has to send its ``auth`` message."""
 CLOSE_AUTH = 4401
 """Close code: no valid session (never authenticated, or the ``auth`` message named no live session)."""
-CLOSE_SESSION_ENDED = 4410
 """Close code: the session ended (logged out, logged out everywhere, or the account was deleted)."""
 CLOSE_LIMIT = 4429
 """Close code: too many messages (flooding) or too many connections for one player."""
-
-
-def end_sessions(hub: Hub, player_id: str, token: str | None = None) -> int:
-    """Close the player's connections that authenticated with ``token`` (all of them when None), with
-    ``CLOSE_SESSION_ENDED``. From now on they handle no message. Returns how many were closed."""
-    digest = token_hash(token) if token else None
-    closed = 0
-    for conn in list(hub.connections):
-        if conn.player_id != player_id or conn.closed:
-            continue
-        if digest is not None and conn.session != digest:
-            continue
-        conn.end(CLOSE_SESSION_ENDED)
-        closed += 1
-    if closed:
-        logs.event("conn.session_ended", player=player_id, connections=closed)
-    return closed
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
