@@ -364,6 +364,18 @@ CHANGES = [
     '   played them on turn 6 only when one card alone turned the result, so "won when played" was mostly selection.',
     "   With the last turn played, those cards are played about as often as drawn and none is above 65% (Mother Tree",
     "   64.2% played, 59.8% drawn); no card data was changed.",
+    "11. Review of the cards flagged in issue 27 (2026-12-03), with this report and `bench/guimenon.py cards` over 400",
+    "   normal-vs-normal matches of random ready decks (docs/benchmarks.md). Mother Tree (6 Moon, 4★, End of Game +2★",
+    "   to your Root Beings) is the Garden's finisher and its strongest card: under the flag when played (64.2%) and",
+    "   4 points over its deck when drawn here, but in those 400 matches (mirrors left out) the Garden won 72.8% of",
+    "   the 92 in which it drew the Tree and 27.1% of the other 48, the widest gap of any card (Midnight Lady next,",
+    "   30 points). At +1★ instead of +2★ (tried with this command) the Garden fell to 39.9% normal and 37.5% hard,",
+    "   outside 40–60%, and Veil of Shade rose to 59–61%: the Tree is the deck's engine, not a broken card; kept.",
+    "   Moonseed and Furnace: the extra Moon is next turn's, so on turn 6 it is lost, but neither is a turn-6 card",
+    "   (the bots played Moonseed on turn 6 in 8 of its 104 plays and Furnace in 5 of 37; Furnace then is an outlet",
+    "   for the deck's On Destroyed cards), and Moonseed is 2★ for 1 Moon whatever the turn. Volcanic Lizard (3→4★ in",
+    "   item 3) is 56.1% played, above its deck; Moon Lantern is in no ready deck and 46.2% (36–56) over 91 plays in",
+    "   the pool, within noise. None is clearly broken: no card data was changed.",
     "",
 ]
 

@@ -37,7 +37,11 @@ import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
+from sefode.server.patches import Held
+
 ROOT = Path(__file__).resolve().parents[1]
+UPDATES = False
+"""``--updates``: players join with ``"updates": true`` and fold the ``update`` messages (docs/protocol.md)."""
 BENCH_LIMITS = "off"  # every player of the load connects from this one address
 
 
@@ -81,6 +85,8 @@ class Stats:
     last_seen: dict[str, int] = field(default_factory=dict)
     last_message: float = 0.0
     dropped: int = 0
+    received_bytes: int = 0
+    """Bytes of the messages the players received while measuring (the server's frames' payloads)."""
     checked: dict[str, Any] = field(default_factory=dict)
 
 
@@ -94,6 +100,8 @@ class Seat:
         self.sent_version = -1
         self.owner_room: str | None = None
         self.last_state: dict[str, Any] | None = None
+        self.held: Held | None = None
+        """With ``--updates``: the last full state and what the updates since made of it."""
         self.starting = False
         self.paused = False
 
@@ -108,7 +116,16 @@ class Seat:
                     return
                 message = orjson.loads(raw)
                 self.stats.last_message = time.perf_counter()
+                if self.stats.measuring:
+                    self.stats.received_bytes += len(raw)
                 kind = message["type"]
+                if kind == "update":
+                    message = await self.fold(message)
+                    if message is None:
+                        continue
+                    kind = "state"
+                elif kind == "state":
+                    self.held = Held(message)  # folded in place: what on_state keeps is the state as it stands
                 if kind == "state":
                     await self.on_state(message)
                 elif kind == "match_end" and self.owner_room is not None:
@@ -134,6 +151,17 @@ class Seat:
         if not stop.is_set():
             self.stats.dropped += 1  # the server closed it (e.g. pings unanswered while the client was starved)
 
+    async def fold(self, update: dict[str, Any]) -> dict[str, Any] | None:
+        """The state an update makes of the one held, or None after a gap (the full state is asked for again)."""
+        if self.held is not None:
+            try:
+                return self.held.fold(update)
+            except (ValueError, KeyError, IndexError, TypeError):
+                self.held = None
+                self.stats.codes["client/resync"] = self.stats.codes.get("client/resync", 0) + 1
+                await self.ws.send('{"type": "resync"}')
+        return None
+
     async def on_state(self, message: dict[str, Any]) -> None:
         self.last_state = message
         self.starting = False
@@ -143,16 +171,15 @@ class Seat:
                 self.stats.latencies.append(time.perf_counter() - self.sent_at)
                 self.stats.actions += 1
             self.sent_at = None
-        view = message["view"]
         if self.paused:
             return
-        if message["seat"] is None or message["seat"] not in message["awaiting"] or not view["legal"]:
+        if message["seat"] is None or message["seat"] not in message["awaiting"] or not message["legal"]:
             return
         if self.sent_at is not None and self.sent_version == version:
             return
         if self.think_s:
             await asyncio.sleep(self.think_s * self.rng.uniform(0.5, 1.5))
-        action = self.rng.choice(view["legal"])
+        action = self.rng.choice(message["legal"])["action"]
         self.sent_version = version
         self.sent_at = time.perf_counter()
         await self.ws.send(orjson.dumps({"type": "action", "action": action, "version": version}).decode())
@@ -185,7 +212,7 @@ async def setup_rooms(base: str, rooms: int, stats: Stats, think_s: float) -> li
                     ping_interval=None,
                 )
                 await ws.recv()  # hello
-                await ws.send(json.dumps({"type": "join", "room": room_id}))
+                await ws.send(json.dumps({"type": "join", "room": room_id, **({"updates": True} if UPDATES else {})}))
                 await ws.recv()  # room
                 if s > 0:
                     await ws.send(json.dumps({"type": "sit", "seat": s}))
@@ -504,6 +531,7 @@ def main() -> int:
         help="scheduling priority change for the server and this client (e.g. -10 as root on a shared machine)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--updates", action="store_true", help="players take updates (join with updates: true)")
     parser.add_argument("--nodes", type=int, default=0, help="run a cluster of this many nodes behind nginx")
     parser.add_argument(
         "--profile",
@@ -511,6 +539,8 @@ def main() -> int:
         help="sample the server (py-spy --gil) during the load phases; raw collapsed stacks to FILE",
     )
     args = parser.parse_args()
+    global UPDATES
+    UPDATES = args.updates
     if args.nice:
         os.nice(args.nice)  # the server subprocess inherits it
 
@@ -562,6 +592,8 @@ def main() -> int:
         "seconds": round(elapsed, 1),
         "actions": stats.actions,
         "actions_per_s": round(stats.actions / elapsed, 1),
+        "updates": UPDATES,
+        "bytes_per_action": round(stats.received_bytes / stats.actions) if stats.actions else None,
         "action_p50_ms": round(percentile(lat, 0.50) * 1000, 2),
         "action_p99_ms": round(percentile(lat, 0.99) * 1000, 2),
         "action_mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,

@@ -139,7 +139,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from sefode.analysis import analyse
     from sefode.history import HistoryError, read_file
-    from sefode.server.text import printable
+    from sefode.text import printable
 
     try:
         data = read_file(args.file)  # the reader ``sefode replay`` uses: no recursion, no echo of the file

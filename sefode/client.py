@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
 import random
@@ -40,7 +41,9 @@ from urllib.parse import urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-PROTOCOL = 1
+from sefode.fold import Held
+
+PROTOCOL = 2
 COOKIE = "sefode_session"
 AUTH_CLOSE_CODES = frozenset({4401, 4403, 4410})
 """Close codes after which reconnecting cannot help: no session, refused origin, session ended (token revoked)."""
@@ -276,6 +279,12 @@ class Client:
     """Authenticate with a first message ``{"type": "auth", "token"}`` instead of the handshake's cookie (both are
     in docs/protocol.md; a proxy that drops cookies needs this)."""
 
+    updates: bool = False
+    """Join with ``"updates": true`` (docs/protocol.md, "Updates"): after one full state per join the server sends
+    only what changed, and the client folds each update into the full :class:`State` it stands for (``sefode.fold``),
+    so the caller sees the same events either way, for a fraction of the bytes. An update that does not follow the
+    state held (a gap) makes the client ask for the full state again (``resync``)."""
+
     hello: Hello | None = field(default=None, init=False)
     room: JSONObject | None = field(default=None, init=False)
     state: State | None = field(default=None, init=False)
@@ -290,6 +299,9 @@ class Client:
     _fresh: bool = field(default=False, init=False, repr=False)
     _closing: bool = field(default=False, init=False, repr=False)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False, repr=False)
+    _held: Held | None = field(default=None, init=False, repr=False)
+    """The last full ``state`` message as received or folded (with ``updates``), owned by the client."""
+    _resyncing: bool = field(default=False, init=False, repr=False)
 
     async def __aenter__(self) -> Client:
         await self.connect()
@@ -373,6 +385,8 @@ class Client:
             msg["password"] = password
         if invite is not None:
             msg["invite"] = invite
+        if self.updates:
+            msg["updates"] = True
         self._join = msg
         return await self.send(msg)
 
@@ -452,6 +466,8 @@ class Client:
             except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError, ClientFailure):
                 continue
             self._fresh = False
+            self._held = None
+            self._resyncing = False
             if self._join is not None:
                 try:
                     await self.send(self._join)
@@ -481,6 +497,10 @@ class Client:
                 continue
             try:
                 message = json.loads(raw)
+                if self.updates:
+                    message = await self._fold(message, raw)
+                    if message is None:
+                        continue  # an update after a gap: the full state is on its way (resync)
                 event = parse_event(message)
             except (ValueError, KeyError, TypeError) as err:
                 event = ServerError("client/bad_message", f"could not read a server message: {err}: {raw!r:.200}")
@@ -489,6 +509,30 @@ class Client:
             if isinstance(event, ServerError) and event.code == "server/busy" and self._join is not None:
                 self._join_again_soon(ws)
             yield event
+
+    async def _fold(self, message: JSONObject, raw: str | bytes) -> JSONObject | None:
+        """The full ``state`` an ``update`` stands for (any other message as it is); None after a gap, when the
+        client has asked for the full state again."""
+        kind = message.get("type")
+        if kind == "state":
+            self._held = Held(json.loads(raw))  # a copy of its own: the next update folds into it in place
+            self._resyncing = False
+            return message
+        if kind != "update":
+            return message
+        held = self._held
+        if held is not None:
+            try:
+                folded = held.fold(message)
+            except (ValueError, KeyError, IndexError, TypeError):
+                self._held = None  # part-folded: never used again
+            else:
+                folded["type"] = "state"
+                return copy.deepcopy(folded)
+        if not self._resyncing:
+            self._resyncing = True
+            await self.send({"type": "resync"})
+        return None
 
     def _join_again_soon(self, ws: ClientConnection) -> None:
         """``server/busy``: the room is between two servers of a cluster; the join is sent again in a moment."""

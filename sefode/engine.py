@@ -504,6 +504,14 @@ class Game(ABC, Generic[S]):
         which the caller only reads."""
         return [self.view(state, seat) for seat in seats]
 
+    def past(self, state: S, seat: Seat | None) -> dict[str, JSON] | None:
+        """The match's past as ``seat`` (None: a spectator) may see it now: what a view leaves out because it grows
+        with the match (Fodinha's tricks of every hand), served on demand (the ``past`` message, docs/protocol.md).
+        Only what the seat has seen: finished tricks and other public events, never a hidden card nor the seed, so it
+        may be given while the match runs (the conformance suite checks that it equals the past of every state the
+        seat cannot tell from this one). None: the game keeps nothing of its past out of its views."""
+        return None
+
     @abstractmethod
     def report(self, state: S) -> dict[str, JSON]:
         """The full record of the match so far (for ``sefode replay`` and the exported history's

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sefode.engine import EngineError, Game, apply_entry, get_game, guard_reason
-from sefode.server.text import depth_exceeds, printable
+from sefode.text import depth_exceeds, printable
 
 FORMAT = "sefode-history/1"
 TOP_KEYS = {"format", "game", "options", "seed", "actions", "result", "seats"}

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from sefode.engine import (
     JSON,
     Action,
     Event,
-    Game,
     GameSpec,
     IllegalAction,
     Information,
@@ -27,21 +25,19 @@ from sefode.engine import (
     Seat,
     View,
 )
+from sefode.match import MatchGame, MatchState, Phase
 
 SUITS = "cdhs"
 
 
 @dataclass
-class CycleState:
-    options: dict[str, Any]
-    seed: int
+class CycleState(MatchState):
     turn: int = 0
     last: int | None = None
-    actions: list[tuple[int, int]] = field(default_factory=list)
     winner: int | None = None
 
 
-class Cycle(Game[CycleState]):
+class Cycle(MatchGame[CycleState]):
     name = "cycle"
     spec = GameSpec(
         name="cycle",
@@ -61,19 +57,12 @@ class Cycle(Game[CycleState]):
         return int(options["longest"])
 
     def new_match(self, options: Mapping[str, JSON], seed: int, setup: Mapping[str, JSON] | None = None) -> CycleState:
-        return CycleState(self.validate_options(dict(options)), seed)
-
-    def options(self, state: CycleState) -> dict[str, JSON]:
-        return dict(state.options)
-
-    def match_seed(self, state: CycleState) -> int:
-        return state.seed
-
-    def seats(self, state: CycleState) -> int:
-        return int(state.options["players"])
+        values = self.validate_options(dict(options))
+        players = int(values["players"])
+        return CycleState(seed=seed, rng=random.Random(seed), options=values, seats=players, phase=Phase.PLAYING)
 
     def awaiting(self, state: CycleState) -> frozenset[Seat]:
-        return frozenset() if state.winner is not None else frozenset({state.turn})
+        return frozenset() if state.over else frozenset({state.turn})
 
     def legal_actions(self, state: CycleState, seat: Seat) -> list[Action]:
         if seat not in self.awaiting(state):
@@ -93,9 +82,10 @@ class Cycle(Game[CycleState]):
     def apply_fast(self, state: CycleState, seat: Seat, action: Action) -> None:
         if action == state.last:
             state.winner = seat
+            state.phase = Phase.OVER
         state.last = action
-        state.actions.append((seat, action))
-        state.turn = (state.turn + 1) % self.seats(state)
+        state.log.append((seat, action))
+        state.turn = (state.turn + 1) % state.seats
 
     def parse_action(self, state: CycleState, seat: Seat, message: Mapping[str, JSON]) -> Action:
         suit = message.get("name")
@@ -109,25 +99,32 @@ class Cycle(Game[CycleState]):
     def outcome(self, state: CycleState) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome(tuple(1 if s == state.winner else 2 for s in range(self.seats(state))))
+        return Outcome(tuple(1 if s == state.winner else 2 for s in range(state.seats)))
 
     def view(self, state: CycleState, seat: Seat | None) -> View:
-        return {"turn": state.turn, "last": None if state.last is None else SUITS[state.last], "n": len(state.actions)}
+        return {"turn": state.turn, "last": None if state.last is None else SUITS[state.last], "n": len(state.log)}
 
     def report(self, state: CycleState) -> dict[str, JSON]:
-        return {"named": [SUITS[a] for _, a in state.actions], "winner": state.winner}
-
-    def history_actions(self, state: CycleState) -> list[dict[str, JSON]]:
-        return [{"seat": s, "name": SUITS[a]} for s, a in state.actions]
+        return {"named": [SUITS[a] for _, a in state.log], "winner": state.winner}
 
     def history_setup(self, state: CycleState) -> dict[str, JSON]:
         return {}
 
     def clone(self, state: CycleState) -> CycleState:
-        return CycleState(dict(state.options), state.seed, state.turn, state.last, list(state.actions), state.winner)
+        return CycleState(
+            seed=state.seed,
+            rng=state.copy_rng(),
+            options=state.options,
+            seats=state.seats,
+            phase=state.phase,
+            log=state.log[:],
+            turn=state.turn,
+            last=state.last,
+            winner=state.winner,
+        )
 
     def infoset_key(self, state: CycleState, seat: Seat) -> Hashable:
-        return (state.turn, state.last, len(state.actions), state.winner)
+        return (state.turn, state.last, len(state.log), state.winner)
 
     def resample(self, state: CycleState, seat: Seat, rng: random.Random) -> CycleState:
         return self.clone(state)

@@ -6,7 +6,9 @@ shares (docs/testing.md), given by where a test lives and what it uses, so that 
 - ``browser``: drives Debian's chromium through Playwright (``tests/browser/``);
 - ``cluster``: starts several ``sefode serve --redis`` nodes behind nginx (``tests/server/test_cluster*.py``);
 - ``postgres``: talks to the test PostgreSQL (a fresh schema per test);
-- ``slow``: over about 5 s on its own on the 2-core machine (marked by hand, see docs/testing.md).
+- ``slow``: over about 5 s on its own on the 2-core machine (marked by hand, see docs/testing.md);
+- ``production_hashing``: keeps argon2-cffi's own cost parameters for password hashes, which every other test run in
+  this process trades for small ones (``quick_argon2``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from functools import cache
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
+
+from sefode.accounts import passwords
+
+QUICK_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+QUICK_DUMMY_HASH = QUICK_HASHER.hash("sefode: no such user")
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -45,5 +53,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if item.path.name.startswith("test_cluster"):
             item.add_marker(pytest.mark.cluster)
             item.add_marker(pytest.mark.postgres)
+            # One worker runs the cluster tests one after another (``--dist loadgroup`` in scripts/test.sh): each
+            # starts three server processes and nginx, and two or three rigs at once on two cores slowed every one of
+            # them (and the tests beside them) two to three times.
+            item.add_marker(pytest.mark.xdist_group("cluster"))
         elif "postgres" in item.nodeid.lower() or _uses_postgres(getattr(item, "function", None)):
             item.add_marker(pytest.mark.postgres)
+    # The cluster tests first: one worker runs them all (a few minutes, see above), and a long unit handed out last
+    # would keep the run waiting on it alone. The rest keep their order (a stable sort).
+    items.sort(key=lambda item: item.get_closest_marker("cluster") is None)
+
+
+@pytest.fixture(autouse=True)
+def quick_argon2(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real argon2id hashing with small cost parameters for servers and stores in the test process, so that the
+    suite's many registrations and logins stay quick: a check with the production parameters (64 MiB, three passes,
+    four lanes) costs a fifth of a second of CPU or more, and twenty of them made one test take 20 s. Tests marked
+    ``production_hashing`` keep the production hasher; servers started as processes of their own (browser tests,
+    the cluster, the login flood) always use it."""
+    if request.node.get_closest_marker("production_hashing") is None:
+        monkeypatch.setattr(passwords, "_HASHER", QUICK_HASHER)
+        monkeypatch.setattr(passwords, "_DUMMY_HASH", QUICK_DUMMY_HASH)

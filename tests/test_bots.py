@@ -13,9 +13,9 @@ import pytest
 from sefode.bots.base import Player, Seen
 from sefode.bots.levels import EasyPlayer, HardPlayer, NormalPlayer
 from sefode.bots.players import make_player, player_kinds
-from sefode.cards import truco_name
 from sefode.engine import Game
 from sefode.games.fodinha.bots import one_card_win_probability
+from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.game import BID, Fodinha
 from sefode.games.fodinha.state import FodinhaState
 

@@ -17,6 +17,7 @@ Alembic migration scripts only run inside Alembic."""
 
 MUST_HAVE_EXAMPLES = [
     "sefode.cards",
+    "sefode.games.fodinha.cards",
     "sefode.engine",
     "sefode.games.fodinha.rules",
     "sefode.games.fodinha.options",

@@ -167,3 +167,36 @@ def test_awards_and_accounts_name_no_game_and_read_no_options() -> None:
     }
     assert len(found) >= 10
     assert {f: hits for f, hits in found.items() if hits} == {}
+
+
+def part_of(module: str) -> str:
+    """The part of ``sefode`` a module belongs to: its subpackage (``sefode.server.routes.ws`` is ``sefode.server``)
+    or the top-level module itself (``sefode.engine``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def part_graph(modules: Mapping[str, Set[str]]) -> dict[str, set[str]]:
+    """The imports between the parts of ``sefode`` (an import within one part is no edge)."""
+    parts: dict[str, set[str]] = {}
+    for module, imported in modules.items():
+        here = part_of(module)
+        parts.setdefault(here, set()).update(part_of(m) for m in imported if part_of(m) != here)
+    return parts
+
+
+def test_the_part_graph_collapses_modules_to_their_part() -> None:
+    modules = {"p.a.x": {"p.b.y", "p.a.z"}, "p.a.z": set(), "p.b.y": {"p.c"}, "p.c": {"p.a.z"}}
+    assert part_graph(modules) == {"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}}
+    assert circles(part_graph(modules)) == [["p.a", "p.b", "p.c"]]
+
+
+def test_no_import_circle_among_sefode_parts() -> None:
+    """No two parts of ``sefode`` (its subpackages and top-level modules) import each other, directly or round a
+    longer circle: the parts stack up (docs/architecture.md). Imports at any depth count, TYPE_CHECKING aside."""
+    graph = grimp.build_graph("sefode", exclude_type_checking_imports=True, cache_dir=None)
+    modules = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    parts = part_graph(modules)
+    assert {"sefode.accounts", "sefode.awards", "sefode.server", "sefode.store", "sefode.engine"} <= set(parts)
+    found = circles(parts)
+    edges = {" ".join(c): {p: sorted(parts[p] & set(c)) for p in c} for c in found}
+    assert found == [], edges

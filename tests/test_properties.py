@@ -32,9 +32,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sefode.cards import TRUCO_DECK_SIZE, names
 from sefode.engine import Event, IllegalAction, NotYourTurn
 from sefode.games.fodinha import BID, JOIN, LEAVE, SHOW, Fodinha, FodinhaState
+from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, names
 from sefode.games.fodinha.options import parse_options
 from sefode.games.fodinha.rules import FIXED_MANILHAS, manilha_rank
 from sefode.games.fodinha.state import BIDDING, OVER
@@ -144,10 +144,10 @@ def perturbed(st: FodinhaState, viewer: int | None, rng: random.Random) -> Fodin
 
 
 def this_hand_only(st: FodinhaState, view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` without the match's finished hands (``last_hand`` and their tricks in ``match_tricks``): what can
-    change from one action to the next. The whole view is scanned once a hand; the rest of the hand, this part."""
-    grouped = {key: [t for t in entries if t["hand"] == st.hand_no] for key, entries in view["match_tricks"].items()}
-    return {**{k: v for k, v in view.items() if k != "last_hand"}, "match_tricks": grouped}
+    """``view`` without the finished hand it recalls (``last_hand``): what can change from one action to the next. The
+    whole view is scanned once a hand; the rest of the hand, this part. (The tricks of the whole match are not in the
+    view: ``Fodinha.past`` gives them, checked with the whole view.)"""
+    return {k: v for k, v in view.items() if k != "last_hand"}
 
 
 def assert_view_shows_only_what_the_seat_may_see(
@@ -179,9 +179,17 @@ def assert_view_shows_only_what_the_seat_may_see(
         assert view["manilhas"] == list(FIXED_MANILHAS)
     unexpected = set(card_strings({k: v for k, v in scanned.items() if k != "manilhas"})) - set(names(allowed))
     assert not unexpected, f"view of {viewer} shows {unexpected}"
-    # Whatever the viewer may not see can be anything at all: the view stays the same.
+    if whole:  # the match's past, given on demand while it runs: played cards alone
+        past = GAME.past(st, viewer)
+        assert not all_keys(past) & FORBIDDEN_VIEW_KEYS
+        unexpected = set(card_strings(past)) - set(names(public_codes(st)))
+        assert not unexpected, f"the past of {viewer} shows {unexpected}"
+    # Whatever the viewer may not see can be anything at all: the view (and the past) stays the same.
     if rng is not None:
-        assert GAME.view(perturbed(st, viewer, rng), viewer) == view, f"view of {viewer} depends on hidden cards"
+        other = perturbed(st, viewer, rng)
+        assert GAME.view(other, viewer) == view, f"view of {viewer} depends on hidden cards"
+        if whole:
+            assert GAME.past(other, viewer) == GAME.past(st, viewer), f"past of {viewer} depends on hidden cards"
 
 
 def assert_events_public(st: FodinhaState, events: list[Event]) -> None:

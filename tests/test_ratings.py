@@ -1,4 +1,4 @@
-"""The per-game rating rules, pure (``sefode.awards.ratings``): who is rated and how teams are formed, ranks and
+"""The per-game rating rules, pure (``sefode.awards.skill``): who is rated and how teams are formed, ranks and
 pages of a rating table. Storage is tested on both databases in ``tests/accounts/test_accounts_ratings.py``."""
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ def test_7letras_pending_bolo_at_hand_end_is_won_by_nobody() -> None:
     assert record["won"] == [1, 0]
     before = hand_record(st, 2)["score"]
     assert record["score"] == [before[0] + 1, before[1] + 1]  # both missed
-    hand3 = {k: [t["plays"] for t in v if t["hand"] == 3] for k, v in GAME.view(st, 0)["match_tricks"].items()}
+    hand3 = {k: [t["plays"] for t in v if t["hand"] == 3] for k, v in GAME.past(st, 0)["match_tricks"].items()}
     assert hand3["0"] == [[[0, "3c"], [1, "5h"]]]
     assert hand3["none"] == [[[0, "Kc"], [1, "Kh"]], [[0, "Qc"], [1, "Qh"]]]
 

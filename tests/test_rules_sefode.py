@@ -231,7 +231,7 @@ def test_sefode_pending_bolo_at_hand_end_goes_to_the_last_winner_before_the_canc
     assert record["won"] == [3, 0]
     # Seat 0 bid 3 and, with the bolo, made it: no life lost.
     assert record["score"][0] == hand_record(st, 2)["score"][0]
-    grouped = GAME.view(st, 1)["match_tricks"]
+    grouped = GAME.past(st, 1)["match_tricks"]
     assert [t["plays"] for t in grouped["0"] if t["hand"] == 3] == [
         [[0, "3c"], [1, "5h"]],
         [[0, "Kc"], [1, "Kh"]],
@@ -247,8 +247,8 @@ def test_sefode_pending_bolo_with_no_earlier_winner_is_discarded() -> None:
     assert [t[2] for t in tricks(record)] == [None, None, None]
     assert record["bolo"] == {"seat": None, "value": 3}
     assert record["won"] == [0, 0]
-    assert [t["hand"] for t in GAME.view(st, 0)["match_tricks"]["none"] if t["hand"] == 3] == [3, 3, 3]
-    assert not any(t["hand"] == 3 for key in ("0", "1") for t in GAME.view(st, 0)["match_tricks"].get(key, []))
+    assert [t["hand"] for t in GAME.past(st, 0)["match_tricks"]["none"] if t["hand"] == 3] == [3, 3, 3]
+    assert not any(t["hand"] == 3 for key in ("0", "1") for t in GAME.past(st, 0)["match_tricks"].get(key, []))
 
 
 # ---------------------------------------------------------------- bids and pé

@@ -26,8 +26,8 @@ from fodinha_helpers import (
     turn,
 )
 
-from sefode.cards import truco_name
 from sefode.engine import IllegalAction, InvalidOptions, NotYourTurn
+from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.state import FodinhaState
 
 COMMON_ORDER = ["3", "2", "A", "K", "J", "Q", "7", "6", "5", "4"]
@@ -456,7 +456,8 @@ def test_view_shows_own_hand_only_and_never_the_seed_or_deck(variant: str) -> No
     for seat in range(3):
         view = GAME.view(st, seat)
         assert view["hands"] == [hands[s] if s == seat else None for s in range(3)]
-        text = json.dumps({k: v for k, v in view.items() if k not in ("last_hand", "match_tricks")})
+        assert "match_tricks" not in view  # the match's past comes on demand (Fodinha.past)
+        text = json.dumps({k: v for k, v in view.items() if k != "last_hand"})
         assert "987654321" not in text and "seed" not in text
         # No card appears but the seat's own, the vira and the names of the manilhas.
         allowed = set(hands[seat]) | set(view["manilhas"] or []) | ({view["vira"]} if view["vira"] else set())
@@ -467,20 +468,20 @@ def test_view_shows_own_hand_only_and_never_the_seed_or_deck(variant: str) -> No
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_tricks_of_the_match_are_grouped_under_their_winners_in_the_view(variant: str) -> None:
+def test_tricks_of_the_match_are_grouped_under_their_winners_in_the_past(variant: str) -> None:
     vira = "4d" if variant == "7letras" else None  # manilha 5
     hands = [["Kc", "Qc", "3c"], ["Kh", "Qh", "2h"]]
     st = new_match(variant, 2, dealer=1, deals=[None, None, deal(hands, vira)])
     play_out_hand(st)
     play_out_hand(st)
-    earlier = {key: len(value) for key, value in GAME.view(st, 0)["match_tricks"].items()}
+    earlier = {key: len(value) for key, value in GAME.past(st, 0)["match_tricks"].items()}
     bids(st, {0: 1, 1: 1})
     plays(st, (0, "Kc"), (1, "Kh"))
-    during = GAME.view(st, 1)["match_tricks"]
+    during = GAME.past(st, 1)["match_tricks"]
     assert [t["plays"] for t in during["pending"]] == [[[0, "Kc"], [1, "Kh"]]]
     plays(st, (0, "Qc"), (1, "2h"))
     plays(st, (1, "Qh"), (0, "3c"))
-    grouped = GAME.view(st, None)["match_tricks"]
+    grouped = GAME.past(st, None)["match_tricks"]
     hand3 = {key: [t["plays"] for t in value if t["hand"] == 3] for key, value in grouped.items()}
     # The cancelled trick was taken (with the bolo) by seat 1 and is shown under it.
     assert hand3["1"] == [[[0, "Kc"], [1, "Kh"]], [[0, "Qc"], [1, "2h"]]]
@@ -504,9 +505,9 @@ def _grouped_anew(st: FodinhaState) -> dict[str, list[dict[str, object]]]:
 
 
 @pytest.mark.parametrize("variant", (*VARIANTS, "junto"))
-def test_tricks_of_the_match_in_the_view_are_the_same_from_the_cache_of_finished_hands(variant: str) -> None:
-    # The view keeps the JSON of finished hands' tricks (they never change again) so that a view costs the same late
-    # in a match as early. Whatever the cache holds, a clone taken hands ago, or a clone with no cache at all, shows
+def test_tricks_of_the_match_in_the_past_are_the_same_from_the_cache_of_finished_hands(variant: str) -> None:
+    # The past keeps the JSON of finished hands' tricks (they never change again) so that it costs the same late in a
+    # match as early. Whatever the cache holds, a clone taken hands ago, or a clone with no cache at all, shows
     # exactly the grouping built from every trick of the match.
     rng = random.Random(41)
     more: dict[str, Any] = {} if variant == "7letras" else {"lives": 12, "teams": variant == "junto"}
@@ -514,21 +515,21 @@ def test_tricks_of_the_match_in_the_view_are_the_same_from_the_cache_of_finished
     older: list[FodinhaState] = []
     while GAME.outcome(st) is None and st.hand_no < 14:
         for viewer in (None, 0):
-            assert GAME.view(st, viewer)["match_tricks"] == _grouped_anew(st)
+            assert GAME.past(st, viewer)["match_tricks"] == _grouped_anew(st)
         bare = GAME.clone(st)
         bare.grouped_past = None
-        assert GAME.view(bare, 2)["match_tricks"] == _grouped_anew(st)
+        assert GAME.past(bare, 2)["match_tricks"] == _grouped_anew(st)
         if rng.random() < 0.05:
             older.append(GAME.clone(st))
         seat = next(s for s in range(st.n) if GAME.legal_actions(st, s))
         GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
     assert st.hand_no >= 6, "the match ended before its cache was used"
     for old in older:
-        assert GAME.view(old, 1)["match_tricks"] == _grouped_anew(old)
+        assert GAME.past(old, 1)["match_tricks"] == _grouped_anew(old)
         while GAME.outcome(old) is None and old.hand_no < 16:
             seat = next(s for s in range(old.n) if GAME.legal_actions(old, s))
             GAME.apply(old, seat, rng.choice(GAME.legal_actions(old, seat)))
-            assert GAME.view(old, None)["match_tricks"] == _grouped_anew(old)
+            assert GAME.past(old, None)["match_tricks"] == _grouped_anew(old)
 
 
 # ---------------------------------------------------------------- checked actions

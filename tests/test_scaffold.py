@@ -1,9 +1,9 @@
 """``sefode new-game NAME`` (issue 26): the scaffold is a working distribution that passes its own tests as generated,
-its rules tests and the conformance suite (``sefode.testing``), from outside the repository."""
+its rules tests and the conformance suite (``sefode.testing``), installed (``pip install``, not editable) in a fresh
+virtual environment and run there with ``pytest``, from outside the repository."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -11,24 +11,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from outside_env import fresh_venv
 
 from sefode.cli import main
 from sefode.scaffold import Names, ScaffoldError, fill, new_game
 from sefode.testing import suite
-
-
-def install_without_touching_this_environment(project: Path, site: Path) -> dict[str, str]:
-    """What ``pip install -e`` makes of the scaffold, in a folder of its own: the distribution's metadata with the entry
-    points its ``pyproject.toml`` declares, and its ``src`` on the path. Returns the environment to run it with."""
-    meta = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    info = site / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n")
-    groups = meta["entry-points"]
-    (info / "entry_points.txt").write_text(
-        "".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) for group, eps in groups.items())
-    )
-    return {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{project / 'src'}", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 @pytest.mark.slow
@@ -53,18 +40,22 @@ def test_a_scaffold_installs_and_passes_its_own_tests_and_the_conformance_suite(
     assert config["tool"]["mypy"]["strict"] is True and "lint" in config["tool"]["ruff"]
     assert "{{" not in "".join((project / name).read_text(encoding="utf-8") for name in files)
 
-    env = install_without_touching_this_environment(project, tmp_path / "site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=project, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
+
+    venv = fresh_venv(tmp_path)
+    venv.install(project)
+    # The tests see the installed package alone: without src/, its rules pages, catalogues and client module come from
+    # what the install carried.
+    (project / "src").rename(tmp_path / "src-not-installed")
+    assert venv.where("sefode_pedras", tmp_path).is_relative_to(venv.purelib)
+    proc = venv.pytest(project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     passed = re.search(r"(\d+) passed", proc.stdout)
     assert passed is not None and int(passed.group(1)) == len(suite.__all__) + 3, proc.stdout
-    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=project, capture_output=True, text=True)
-    assert lint.returncode == 0, lint.stdout
-    games = subprocess.run([sys.executable, "-m", "sefode", "games"], env=env, capture_output=True, text=True)
-    assert games.returncode == 0 and "pedras: 2-4 seats" in games.stdout
+    games = venv.run(venv.python, "-m", "sefode", "games", cwd=tmp_path)
+    assert games.returncode == 0 and "pedras: 2-4 seats" in games.stdout, games.stdout + games.stderr
+    assert "lances" not in games.stdout  # the test environment's other games are not in it
 
 
 def test_names_derive_the_package_the_distribution_and_the_class() -> None:

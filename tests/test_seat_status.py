@@ -31,3 +31,33 @@ def test_fodinha_seat_status_follows_lives_and_leaving() -> None:
             seat = rng.choice(sorted(game.awaiting(state)))
             game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
     assert seen == set(SeatStatus)
+
+
+def test_trash_seat_status_reports_a_seat_out_of_the_match_as_out() -> None:
+    """One Man's Trash: a seat whose hand ran out (not with a four-of-a-kind) is out of the match, not playing;
+    a seat that left the table while still in is left; the others play on."""
+    game = get_game("trash")
+    seen: set[SeatStatus] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.new_match(game.validate_options({"players": rng.randint(3, 6)}), seed)
+        leaver, steps = rng.randrange(game.seats(state)), 0
+        while game.awaiting(state):
+            view = game.view(state, None)
+            status = game.seat_status(state)
+            left = [s in game.stand_in_seats(state) for s in range(game.seats(state))]
+            assert status == [expected(a, lf) for a, lf in zip(view["in"], left, strict=True)]
+            for s in view["out"]:
+                assert status[s] is SeatStatus.OUT
+            seen.update(status)
+            steps += 1
+            if steps == 6 and status[leaver] is SeatStatus.PLAYING:
+                game.forfeit(state, leaver)
+                continue
+            seat = rng.choice(sorted(game.awaiting(state)))
+            game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        status = game.seat_status(state)
+        for s in game.view(state, None)["out"]:
+            assert status[s] is SeatStatus.OUT
+        seen.update(status)
+    assert SeatStatus.OUT in seen and SeatStatus.LEFT in seen

@@ -10,14 +10,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from outside_env import fresh_venv, tracked_copy
 from test_cli import broken_plugin
 
 from sefode.testing import suite
 
+OUTSIDE_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:schemathesis")
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def outside_pytest(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """pytest in a folder outside the repository, with the plugins this environment has for its own suite left out
+    (an author's environment has neither; schemathesis alone takes a second of CPU to load)."""
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+        [sys.executable, "-m", "pytest", "-q", *OUTSIDE_OPTIONS, *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -27,8 +33,15 @@ def outside_pytest(cwd: Path, *args: str, env: dict[str, str] | None = None) -> 
 
 
 @pytest.mark.slow
-def test_the_sample_plugin_passes_the_installed_suite_from_outside_the_repository(tmp_path: Path) -> None:
-    proc = outside_pytest(tmp_path, "--sefode-game", "lances", "-rA")
+def test_the_sample_plugin_installed_in_a_fresh_venv_passes_the_suite_from_outside_the_repository(
+    tmp_path: Path,
+) -> None:
+    venv = fresh_venv(tmp_path)
+    venv.install(tracked_copy(ROOT, "plugins/sefode-lances", tmp_path / "sefode-lances"))
+    assert venv.where("sefode_lances", tmp_path).is_relative_to(venv.purelib)
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = venv.pytest(work, "--sefode-game", "lances", "-rA")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     passed = re.search(r"(\d+) passed in", proc.stdout)  # from_view, which Lances lacks, is checked as absent
     assert passed is not None and int(passed.group(1)) == len(suite.__all__), proc.stdout

@@ -1,10 +1,12 @@
-"""Accounts, awarding medals and trophies, and their JSON API (issue 5). The pure rules are in ``sefode.awards``.
+"""Identity: accounts, passwords, sessions, bot accounts, friends and moderation (issue 5), and what a profile reads
+of the awards (``queries``, ``progress``). Medals, trophies, tournaments and ratings, their rules and their storage,
+are ``sefode.awards``, below this package; their JSON API is the server's (``sefode.server.routes.accounts``,
+``sefode.server.routes.moderation``), above both. This package imports nothing of the server.
 
-The server needs three calls:
+The server needs two calls of the awards:
 
-* ``sefode.accounts.awarding.record_match_end(store.engine, match_id)`` when a match ends;
-* ``sefode.accounts.awarding.recover(store.engine)`` at start-up, after migrating;
-* ``sefode.accounts.routes.routes()``: the HTTP routes to mount.
+* ``sefode.awards.recording.record_match_end(store.engine, match_id)`` when a match ends;
+* ``sefode.awards.recording.recover(store.engine)`` at start-up, after migrating.
 
 Importing any part of this package registers the account sessions with the store
 (``sefode.store.db.register_session_resolver``): the store never imports accounts.

@@ -5,8 +5,8 @@ hash in ``bot_accounts``. The token is shown once, when the bot is created or gi
 fail at once (the server's session cache is cleared and the bot's sockets closed by the routes). It is scoped to
 playing: it opens WebSockets (``sefode.store.db`` resolves it like a session), while the account routes, which read
 only guest tokens and account sessions, never accept it, and the server's HTTP routes that need a session refuse it
-(``auth/bot_scope``). A bot never counts as a human: ``awarding.seat_results`` seats it as a bot, so it earns no
-medal and no rating, and a match's count of humans leaves it out.
+(``auth/bot_scope``). A bot never counts as a human: ``sefode.awards.recording.seat_results`` seats it as a bot, so
+it earns no medal and no rating, and a match's count of humans leaves it out.
 
 Like ``service``, every function takes an open connection inside a transaction and commits nothing itself.
 """
@@ -14,7 +14,6 @@ Like ``service``, every function takes an open connection inside a transaction a
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -24,6 +23,7 @@ from sefode.accounts import tables as a
 from sefode.accounts.service import AccountError
 from sefode.store import tables as s
 from sefode.store.db import now_ms, register_session_resolver, token_hash
+from sefode.store.seats import bot_ids as bot_ids
 
 MAX_BOTS = 10
 """Live bots a player may hold at once."""
@@ -105,17 +105,6 @@ def list_bots(conn: sa.Connection, owner: str) -> list[dict[str, Any]]:
         }
         for r in rows
     ]
-
-
-def bot_ids(conn: sa.Connection, players: Iterable[str] | None = None) -> set[str]:
-    """The players among ``players`` (every one when None) that are bot accounts, revoked or not."""
-    query = sa.select(a.bot_accounts.c.player_id)
-    if players is not None:
-        wanted = [p for p in players if isinstance(p, str)]
-        if not wanted:
-            return set()
-        query = query.where(a.bot_accounts.c.player_id.in_(wanted))
-    return {str(r[0]) for r in conn.execute(query)}
 
 
 def all_bot_ids(engine: sa.Engine) -> set[str]:

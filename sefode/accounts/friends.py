@@ -26,8 +26,9 @@ from sefode.accounts import tables as a
 from sefode.accounts.progress import _place_of, _seats
 from sefode.accounts.queries import game_title
 from sefode.accounts.service import AccountError, account_username, username_key
+from sefode.awards import tables as w
 from sefode.store import tables as s
-from sefode.store.db import now_ms
+from sefode.store.db import lowered, now_ms
 
 MAX_FRIENDS = 200
 """Friends an account may have."""
@@ -72,7 +73,7 @@ def find_account(conn: sa.Connection, who: object) -> str:
     rows = conn.execute(
         sa.select(a.accounts.c.player_id)
         .select_from(a.accounts.join(s.players, s.players.c.id == a.accounts.c.player_id))
-        .where(sa.func.lower(s.players.c.name) == typed.lower())
+        .where(lowered(s.players.c.name) == typed.lower())  # in every alphabet, on SQLite too
         .limit(2)
     ).all()
     if len(rows) > 1:
@@ -387,16 +388,16 @@ def record(conn: sa.Connection, me: str, other: str) -> dict[str, Any]:
     if not are_friends(conn, me, other):
         raise AccountError("friends/not_friends", "this player is not your friend", 404)
     together = conn.execute(
-        sa.select(a.award_seats.c.match_id)
-        .where(a.award_seats.c.player_id == me)
-        .intersect(sa.select(a.award_seats.c.match_id).where(a.award_seats.c.player_id == other))
+        sa.select(w.award_seats.c.match_id)
+        .where(w.award_seats.c.player_id == me)
+        .intersect(sa.select(w.award_seats.c.match_id).where(w.award_seats.c.player_id == other))
     ).all()
     ids = sorted(str(r[0]) for r in together)
     games = (
         {
             str(r[0]): str(r[1])
             for r in conn.execute(
-                sa.select(a.award_matches.c.match_id, a.award_matches.c.game).where(a.award_matches.c.match_id.in_(ids))
+                sa.select(w.award_matches.c.match_id, w.award_matches.c.game).where(w.award_matches.c.match_id.in_(ids))
             ).all()
         }
         if ids

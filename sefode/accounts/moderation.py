@@ -1,5 +1,6 @@
 """Moderation (issue 28): moderator roles, players' reports, sanctions (mutes and bans), closed rooms and the audit
-log. Described for operators in ``docs/operating.md`` ("Moderation"); the routes are ``sefode.accounts.mod_routes``.
+log. Described for operators in ``docs/operating.md`` ("Moderation"); the routes are
+``sefode.server.routes.moderation``.
 
 * An operator grants or revokes the moderator role from the command line (``sefode admin grant USER``); no route
   grants it, so a moderator's session never makes another moderator.

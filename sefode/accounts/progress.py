@@ -10,8 +10,8 @@ Nothing here decides who earns what: medals, tournaments, the leaderboard and th
 - ``group_score(conn, match_id)``: the running score of the group of one finished match: the matches that exact set
   of people played together in that game, and each one's wins and places.
 
-A win is first place in a match that has a winner. A match counts once it is recorded (``awarding``), valid for
-medals or not: a group of three plays as much as a group of five. A deleted account keeps no name here
+A win is first place in a match that has a winner. A match counts once it is recorded (``sefode.awards.recording``),
+valid for medals or not: a group of three plays as much as a group of five. A deleted account keeps no name here
 (``queries.names``)."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from sefode.accounts import tables as a
 from sefode.accounts.queries import game_title, names
+from sefode.awards import tables as w
 from sefode.store import tables as s
 
 GROUPS_SHOWN = 8
@@ -33,14 +33,14 @@ def _mine(conn: sa.Connection, player_id: str) -> list[sa.RowMapping]:
     return list(
         conn.execute(
             sa.select(
-                a.award_matches.c.match_id,
-                a.award_matches.c.game,
-                a.award_matches.c.no_winner,
-                a.award_matches.c.ended_at,
-                a.award_seats.c.place,
+                w.award_matches.c.match_id,
+                w.award_matches.c.game,
+                w.award_matches.c.no_winner,
+                w.award_matches.c.ended_at,
+                w.award_seats.c.place,
             )
-            .select_from(a.award_seats.join(a.award_matches, a.award_matches.c.match_id == a.award_seats.c.match_id))
-            .where(a.award_seats.c.player_id == player_id)
+            .select_from(w.award_seats.join(w.award_matches, w.award_matches.c.match_id == w.award_seats.c.match_id))
+            .where(w.award_seats.c.player_id == player_id)
         )
         .mappings()
         .all()
@@ -59,7 +59,7 @@ def _seats(conn: sa.Connection, match_ids: list[str]) -> dict[str, list[dict[str
     }
     for row in (
         conn.execute(
-            sa.select(a.award_seats).where(a.award_seats.c.match_id.in_(match_ids)).order_by(a.award_seats.c.seat)
+            sa.select(w.award_seats).where(w.award_seats.c.match_id.in_(match_ids)).order_by(w.award_seats.c.seat)
         )
         .mappings()
         .all()
@@ -175,7 +175,7 @@ def groups(conn: sa.Connection, player_id: str, shown: int = GROUPS_SHOWN) -> li
 def group_score(conn: sa.Connection, match_id: str) -> dict[str, Any] | None:
     """The running score of the group that played ``match_id`` (None: no such recorded match, or fewer than two
     people at it): every recorded match of the same game whose people were exactly the same."""
-    head = conn.execute(sa.select(a.award_matches.c.game).where(a.award_matches.c.match_id == match_id)).first()
+    head = conn.execute(sa.select(w.award_matches.c.game).where(w.award_matches.c.match_id == match_id)).first()
     if head is None:
         return None
     game = str(head[0])
@@ -186,19 +186,19 @@ def group_score(conn: sa.Connection, match_id: str) -> dict[str, Any] | None:
     candidates = [
         str(r[0])
         for r in conn.execute(
-            sa.select(a.award_seats.c.match_id)
-            .select_from(a.award_seats.join(a.award_matches, a.award_matches.c.match_id == a.award_seats.c.match_id))
-            .where(a.award_matches.c.game == game, a.award_seats.c.player_id.in_(people))
-            .group_by(a.award_seats.c.match_id)
-            .having(sa.func.count(sa.distinct(a.award_seats.c.player_id)) == len(people))
+            sa.select(w.award_seats.c.match_id)
+            .select_from(w.award_seats.join(w.award_matches, w.award_matches.c.match_id == w.award_seats.c.match_id))
+            .where(w.award_matches.c.game == game, w.award_seats.c.player_id.in_(people))
+            .group_by(w.award_seats.c.match_id)
+            .having(sa.func.count(sa.distinct(w.award_seats.c.player_id)) == len(people))
         ).all()
     ]
     seats = _seats(conn, candidates)
     heads = {
         str(r[0]): (int(r[1]), bool(r[2]))
         for r in conn.execute(
-            sa.select(a.award_matches.c.match_id, a.award_matches.c.ended_at, a.award_matches.c.no_winner).where(
-                a.award_matches.c.match_id.in_(candidates)
+            sa.select(w.award_matches.c.match_id, w.award_matches.c.ended_at, w.award_matches.c.no_winner).where(
+                w.award_matches.c.match_id.in_(candidates)
             )
         ).all()
     }

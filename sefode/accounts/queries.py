@@ -9,9 +9,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from sefode.accounts import tables as a
-from sefode.accounts.awarding import compute_standings, tournament_match_ids, tournament_row
 from sefode.accounts.service import account_username
 from sefode.awards import Board, Medal, RatingRow, Skill, Tally, leaderboard_page, rating_page
+from sefode.awards import tables as w
+from sefode.awards.recording import compute_standings, tournament_match_ids, tournament_row
 from sefode.engine import game_names, get_game
 from sefode.store import tables as s
 
@@ -36,14 +37,14 @@ def names(conn: sa.Connection, ids: list[str]) -> dict[str, dict[str, Any]]:
 def _tallies(conn: sa.Connection) -> list[Tally]:
     counts: dict[str, dict[str, int]] = {}
     medal_rows = conn.execute(
-        sa.select(a.medals.c.player_id, a.medals.c.medal, sa.func.count()).group_by(
-            a.medals.c.player_id, a.medals.c.medal
+        sa.select(w.medals.c.player_id, w.medals.c.medal, sa.func.count()).group_by(
+            w.medals.c.player_id, w.medals.c.medal
         )
     ).all()
     for pid, medal, n in medal_rows:
         counts.setdefault(str(pid), {})[str(medal)] = int(n)
     trophy_rows = conn.execute(
-        sa.select(a.trophies.c.player_id, sa.func.count()).group_by(a.trophies.c.player_id)
+        sa.select(w.trophies.c.player_id, sa.func.count()).group_by(w.trophies.c.player_id)
     ).all()
     for pid, n in trophy_rows:
         counts.setdefault(str(pid), {})["trophies"] = int(n)
@@ -111,8 +112,8 @@ def rating_table(
 ) -> dict[str, Any]:
     """One game's rating table: players by rating (mu - 3 sigma), paginated like the leaderboard."""
     rows = conn.execute(
-        sa.select(a.ratings.c.player_id, a.ratings.c.mu, a.ratings.c.sigma, a.ratings.c.matches).where(
-            a.ratings.c.game == game
+        sa.select(w.ratings.c.player_id, w.ratings.c.mu, w.ratings.c.sigma, w.ratings.c.matches).where(
+            w.ratings.c.game == game
         )
     ).all()
     who = names(conn, [str(r[0]) for r in rows])
@@ -150,8 +151,8 @@ def rating_table(
 def player_ratings(conn: sa.Connection, player_id: str) -> list[dict[str, Any]]:
     """A player's rating in every game they were rated in, in the registry's order of games."""
     rows = conn.execute(
-        sa.select(a.ratings.c.game, a.ratings.c.mu, a.ratings.c.sigma, a.ratings.c.matches).where(
-            a.ratings.c.player_id == player_id
+        sa.select(w.ratings.c.game, w.ratings.c.mu, w.ratings.c.sigma, w.ratings.c.matches).where(
+            w.ratings.c.player_id == player_id
         )
     ).all()
     order = {name: i for i, name in enumerate(game_names())}
@@ -175,34 +176,34 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
         return None
     medal_counts = dict.fromkeys([str(m) for m in Medal], 0)
     for medal, n in conn.execute(
-        sa.select(a.medals.c.medal, sa.func.count()).where(a.medals.c.player_id == player_id).group_by(a.medals.c.medal)
+        sa.select(w.medals.c.medal, sa.func.count()).where(w.medals.c.player_id == player_id).group_by(w.medals.c.medal)
     ).all():
         medal_counts[str(medal)] = int(n)
     trophy_rows = conn.execute(
         sa.select(
-            a.trophies.c.tournament_id,
-            a.trophies.c.awarded_at,
-            a.tournaments.c.room_id,
-            a.tournaments.c.matches_declared,
+            w.trophies.c.tournament_id,
+            w.trophies.c.awarded_at,
+            w.tournaments.c.room_id,
+            w.tournaments.c.matches_declared,
         )
-        .select_from(a.trophies.join(a.tournaments, a.tournaments.c.id == a.trophies.c.tournament_id))
-        .where(a.trophies.c.player_id == player_id)
-        .order_by(a.trophies.c.awarded_at.desc())
+        .select_from(w.trophies.join(w.tournaments, w.tournaments.c.id == w.trophies.c.tournament_id))
+        .where(w.trophies.c.player_id == player_id)
+        .order_by(w.trophies.c.awarded_at.desc())
     ).all()
     per_page = max(1, min(100, per_page))
     total = int(
         conn.execute(
-            sa.select(sa.func.count()).select_from(a.award_seats).where(a.award_seats.c.player_id == player_id)
+            sa.select(sa.func.count()).select_from(w.award_seats).where(w.award_seats.c.player_id == player_id)
         ).scalar_one()
     )
     pages = max(1, -(-total // per_page))
     page = max(1, min(pages, page))
     mine = (
         conn.execute(
-            sa.select(a.award_matches, a.award_seats.c.seat, a.award_seats.c.place)
-            .select_from(a.award_seats.join(a.award_matches, a.award_matches.c.match_id == a.award_seats.c.match_id))
-            .where(a.award_seats.c.player_id == player_id)
-            .order_by(a.award_matches.c.ended_at.desc(), a.award_matches.c.match_id)
+            sa.select(w.award_matches, w.award_seats.c.seat, w.award_seats.c.place)
+            .select_from(w.award_seats.join(w.award_matches, w.award_matches.c.match_id == w.award_seats.c.match_id))
+            .where(w.award_seats.c.player_id == player_id)
+            .order_by(w.award_matches.c.ended_at.desc(), w.award_matches.c.match_id)
             .offset((page - 1) * per_page)
             .limit(per_page)
         )
@@ -212,7 +213,7 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
     match_ids = [str(r["match_id"]) for r in mine]
     seat_rows = (
         conn.execute(
-            sa.select(a.award_seats).where(a.award_seats.c.match_id.in_(match_ids)).order_by(a.award_seats.c.seat)
+            sa.select(w.award_seats).where(w.award_seats.c.match_id.in_(match_ids)).order_by(w.award_seats.c.seat)
         )
         .mappings()
         .all()
@@ -222,8 +223,8 @@ def profile(conn: sa.Connection, player_id: str, page: int = 1, per_page: int = 
     medal_of = {
         str(r[0]): str(r[1])
         for r in conn.execute(
-            sa.select(a.medals.c.match_id, a.medals.c.medal).where(
-                a.medals.c.player_id == player_id, a.medals.c.match_id.in_(match_ids)
+            sa.select(w.medals.c.match_id, w.medals.c.medal).where(
+                w.medals.c.player_id == player_id, w.medals.c.match_id.in_(match_ids)
             )
         ).all()
     }

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from sefode import text
 from sefode.accounts import passwords
 from sefode.accounts import tables as a
-from sefode.server import text
 from sefode.store import tables as s
 from sefode.store.db import new_token, now_ms, register_session_resolver, token_hash
+from sefode.wire import Refused
 
 SESSION_MS = 30 * 24 * 3600 * 1000
 """An account session lasts 30 days."""
@@ -37,14 +38,8 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
 
-class AccountError(Exception):
-    """A refusal with a stable ``code`` and the HTTP status to answer with."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+AccountError = Refused
+"""A refusal with a stable ``code`` and the HTTP status to answer with (``sefode.wire.Refused``)."""
 
 
 @dataclass(frozen=True, slots=True)

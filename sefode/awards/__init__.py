@@ -1,6 +1,9 @@
-"""Medals, tournaments, the leaderboard and the per-game rating tables: the pure rules (seed 002, docs/rulings.md §1).
-Storage lives in ``sefode.accounts``. Nothing here names a game or reads a game's options: seats, places and
-units come from the stored ``Outcome``."""
+"""Medals, tournaments, the leaderboard and the per-game rating tables (seed 002, docs/rulings.md §1).
+
+The pure rules are ``leaderboard``, ``medals``, ``skill`` (ratings) and ``tournament``, re-exported here; recording a
+finished match (``recording``) and the rating tables (``rating_table``) store them, in the tables of
+``sefode.accounts.tables``. Nothing here names a game or reads a game's options: seats, places and units come from
+the stored ``Outcome``."""
 
 from sefode.awards.leaderboard import Board, Page, RankedRow, Tally, leaderboard_page, page_of, paginate, rank
 from sefode.awards.medals import (
@@ -13,7 +16,7 @@ from sefode.awards.medals import (
     medal_for_place,
     seat_results,
 )
-from sefode.awards.ratings import (
+from sefode.awards.skill import (
     MIN_RATED_HUMANS,
     RankedRating,
     RatedTeam,

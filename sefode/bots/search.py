@@ -12,7 +12,11 @@ What a game may add, through the :class:`SearchHooks` of its knowledge for the b
 * ``rewards`` -- one reward per seat at the horizon (default: from the placements);
 * ``rollout`` -- the rollout policy (default: uniformly random legal actions);
 * ``shortcut`` -- an exact answer for decisions that need no search (default: none);
-* ``candidates`` -- the actions the tree considers at a decision (default: every legal action).
+* ``candidates`` -- the actions the tree considers at a decision (default: every legal action);
+* ``others_move`` -- a model of the other seats' moves inside the tree (default: none, they are searched by UCB1).
+
+A game that hands over policies and no hooks is searched with its normal policy in the rollouts and as the model of
+the other seats (``sefode.bots.levels.PolicyRollouts``).
 
 No simulation goes past the game's longest match (``Game.max_decisions``, the guard against endless play): one cut
 there is valued by ``rewards`` (or, without them, as even for every seat).
@@ -28,6 +32,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sefode.engine import Action, Game
@@ -68,6 +73,12 @@ class SearchHooks:
         may leave out actions that are equivalent to others (suits that do not matter) or that its heuristics
         rule out. The default, every legal action."""
         return legal
+
+    def others_move(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        """The move of ``seat``, a seat other than the searching one, at a sequential decision inside the tree: a
+        model of how it plays (the game's normal policy, say), or None to search its decision by UCB1 as the
+        searching seat's own. The default: None."""
+        return None
 
     def plausibility(self, state: Any, seat: int) -> float:
         """How likely (0..1) the others' past decisions are in this determinization, for ``seat``'s
@@ -140,6 +151,208 @@ def _sample(determinize: Any, seat: int, hooks: SearchHooks, rng: random.Random,
     return best
 
 
+@dataclass(slots=True)
+class _Walk:
+    """One iteration's way down the tree: the nodes it passed (with the seat that acted, -1 after a joint choice),
+    the joint choices made at simultaneous nodes, how deep it went and the searching seat's action at the root."""
+
+    path: list[tuple[Node, int]] = field(default_factory=list)
+    joint_path: list[tuple[Node, list[tuple[int, Action]]]] = field(default_factory=list)
+    depth: int = 0
+    root_action: Action | None = None
+
+
+@dataclass(slots=True)
+class _Search:
+    """What every iteration of one ``ismcts`` call shares: the tree, the searching seat and the game's advice."""
+
+    game: Game[Any]
+    seat: int
+    legal_set: set[Action]
+    hooks: SearchHooks
+    rng: random.Random
+    exploration: float
+    start: Any
+    """The reference determinization the hooks compare a simulation with."""
+    max_depth: int
+    remaining: int
+    """Decisions left before the guard against endless play (``Game.max_decisions``)."""
+    prunes: bool
+    models: bool
+    """The hooks model the other seats' moves (``SearchHooks.others_move``)."""
+    root: Node = field(default_factory=Node)
+
+    def descend(self, state: Any) -> _Walk:
+        """Selection and expansion: walk the tree by UCB1 (decoupled at simultaneous nodes), applying the actions to
+        ``state``, until a node is added, the horizon is reached or the match ends."""
+        game, hooks = self.game, self.hooks
+        walk = _Walk()
+        node = self.root
+        while walk.depth < self.max_depth and not hooks.horizon(self.start, state):
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            if len(waiting) > 1:
+                step = self.joint_step(state, node, waiting, walk)
+                if step is None:
+                    break
+                node, expanded = step
+            else:
+                node, expanded = self.single_step(state, node, min(waiting), walk)
+            walk.depth += 1
+            if expanded:
+                break
+        return walk
+
+    def joint_step(self, state: Any, node: Node, waiting: frozenset[int], walk: _Walk) -> tuple[Node, bool] | None:
+        """A simultaneous node: every awaited seat chooses from its own statistics, none seeing the others' secret
+        choices (decoupled UCT); the joint choice leads to the child. None when no awaited seat has a choice."""
+        game, seat = self.game, self.seat
+        if node.seat_stats is None:
+            node.seat_stats = {}
+        expanded = False
+        choices: list[tuple[int, Action]] = []
+        for s_ in sorted(waiting):
+            acts = game.legal_actions(state, s_)
+            if node is self.root and s_ == seat:
+                acts = [a for a in acts if a in self.legal_set] or acts
+            if not acts:
+                continue
+            action, fresh = _decoupled_choice(node.seat_stats.setdefault(s_, {}), acts, self.rng, self.exploration)
+            expanded = expanded or fresh
+            if node is self.root and s_ == seat:
+                walk.root_action = action
+            choices.append((s_, action))
+        if not choices:
+            return None
+        for s_, action in choices:
+            if s_ in game.awaiting(state):
+                game.apply_fast(state, s_, action)
+        key = tuple(choices)
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = Node()
+        walk.joint_path.append((node, choices))
+        walk.path.append((child, -1))
+        return child, expanded
+
+    def single_step(self, state: Any, node: Node, actor: int, walk: _Walk) -> tuple[Node, bool]:
+        """A sequential node: try an untried action (availability counted), else the best by UCB1."""
+        game = self.game
+        actions = game.legal_actions(state, actor)
+        if self.models and actor != self.seat:
+            modelled = self.hooks.others_move(state, actor, actions, self.rng)
+            if modelled is not None:
+                return self.modelled_step(state, node, actor, modelled, walk)
+        if node is self.root:
+            actions = [a for a in actions if a in self.legal_set] or actions
+        if self.prunes:
+            actions = list(self.hooks.candidates(state, actor, actions)) or actions
+        untried = [a for a in actions if a not in node.children]
+        for a in actions:
+            child = node.children.get(a)
+            if child is not None:
+                child.avail += 1
+        expanded = False
+        if untried:
+            action = untried[self.rng.randrange(len(untried))]
+            child = Node()
+            child.avail = 1
+            node.children[action] = child
+            expanded = True
+        else:
+            action = self.ucb_best(node, actor, actions)
+            child = node.children[action]
+        if node is self.root and actor == self.seat:
+            walk.root_action = action
+        game.apply_fast(state, actor, action)
+        walk.path.append((child, actor))
+        return child, expanded
+
+    def modelled_step(self, state: Any, node: Node, actor: int, action: Action, walk: _Walk) -> tuple[Node, bool]:
+        """Another seat's move, chosen by the hooks' model of it: the tree follows it without searching it (and a
+        node reached this way is not counted as the one this iteration adds)."""
+        child = node.children.get(action)
+        if child is None:
+            child = node.children[action] = Node()
+        child.avail += 1
+        self.game.apply_fast(state, actor, action)
+        walk.path.append((child, actor))
+        return child, False
+
+    def ucb_best(self, node: Node, actor: int, actions: Sequence[Action]) -> Action:
+        best = -math.inf
+        action = actions[0]
+        for a in actions:
+            child = node.children[a]
+            mean = child.total[actor] / child.visits if child.total is not None and child.visits else 0.0
+            score = mean + self.exploration * math.sqrt(math.log(max(1, child.avail)) / child.visits)
+            if score > best:
+                best, action = score, a
+        return action
+
+    def rollout(self, state: Any, depth: int, deadline: float | None = None) -> bool:
+        """Finish the simulation with the rollout policy, up to the horizon or the guard. With a ``deadline``, give
+        up once it has passed and return False: the simulation is left unfinished."""
+        game, hooks = self.game, self.hooks
+        while depth < self.remaining and not hooks.horizon(self.start, state):
+            waiting = game.awaiting(state)
+            if not waiting:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                return False
+            actor = min(waiting)
+            game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), self.rng))
+            depth += 1
+        return True
+
+    def backpropagate(self, walk: _Walk, values: list[float]) -> None:
+        for sim_node, choices in walk.joint_path:
+            assert sim_node.seat_stats is not None
+            for s_, action in choices:
+                entry = sim_node.seat_stats[s_][action]
+                entry[0] += 1
+                entry[1] += values[s_]
+        for child, _ in walk.path:
+            child.visits += 1
+            if child.total is None:
+                child.total = list(values)
+            else:
+                total = child.total
+                for i, v in enumerate(values):
+                    total[i] += v
+        self.root.visits += 1
+
+    def root_counts(self) -> dict[Action, int]:
+        """Visits of each of the searching seat's legal actions at the root."""
+        root, seat = self.root, self.seat
+        if root.seat_stats is not None and seat in root.seat_stats:
+            return {a: int(e[0]) for a, e in root.seat_stats[seat].items() if a in self.legal_set}
+        return {a: c.visits for a, c in root.children.items() if isinstance(a, int) and a in self.legal_set}
+
+
+def _record_root(
+    root_stats: dict[Action, dict[str, float]],
+    action: Action,
+    values: list[float],
+    measures: dict[str, float],
+    seat: int,
+) -> None:
+    """Add one simulation's reward and measures to the statistics of the root action it began with."""
+    figures = root_stats.setdefault(action, {"visits": 0.0, "value": 0.0})
+    figures["visits"] += 1
+    figures["value"] += values[seat]
+    for name, figure in measures.items():
+        figures[name] = figures.get(name, 0.0) + figure
+
+
+def _average_root(root_stats: dict[Action, dict[str, float]]) -> None:
+    for figures in root_stats.values():
+        for name in figures:
+            if name != "visits":
+                figures[name] /= figures["visits"]
+
+
 def ismcts(
     game: Game[Any],
     determinize: Any,
@@ -152,8 +365,13 @@ def ismcts(
     exploration: float = 0.7,
     max_depth: int = 1 << 30,
     root_stats: dict[Action, dict[str, float]] | None = None,
+    strict: bool = False,
 ) -> tuple[Action, dict[Action, int]]:
     """Search from one seat's information set; return the chosen action and the root visit counts.
+
+    ``strict``: a simulation still running when the budget ends is dropped, the first one too (without it the first
+    always finishes, so that every call has one); with none finished, every count is 0 and the caller decides
+    otherwise (the hard bot plays the game's normal policy).
 
     ``determinize(rng)`` gives a full state consistent with what ``seat`` knows. With ``root_stats``, it is filled
     with each root action's statistics for ``seat``: ``visits``, ``value`` (its mean reward) and the mean of each of
@@ -161,19 +379,28 @@ def ismcts(
     """
     clock = time.perf_counter
     deadline = clock() + think_ms / 1000.0
-    root = Node()
-    legal_set = set(legal)
     iterations = 0
     use_default_rewards = type(hooks).rewards is SearchHooks.rewards
     # Hooks compare a simulation with where it started; any determinization shows them the same public
     # facts (scores, hand number), so one serves as the reference for every iteration.
     start = determinize(rng)
     weighted = type(hooks).plausibility is not SearchHooks.plausibility
-    prunes = type(hooks).candidates is not SearchHooks.candidates
     # The guard against endless play: no simulation goes past the game's longest match (``Game.max_decisions``). A
     # simulation cut there is valued by the game's ``rewards`` when it has them, else as even for every seat.
     remaining = max(1, game.max_decisions(game.options(start)) - len(game.history_actions(start)))
-    max_depth = min(max_depth, remaining)
+    search = _Search(
+        game=game,
+        seat=seat,
+        legal_set=set(legal),
+        hooks=hooks,
+        rng=rng,
+        exploration=exploration,
+        start=start,
+        max_depth=min(max_depth, remaining),
+        remaining=remaining,
+        prunes=type(hooks).candidates is not SearchHooks.candidates,
+        models=type(hooks).others_move is not SearchHooks.others_move,
+    )
     while True:
         if max_iterations is not None and iterations >= max_iterations:
             break
@@ -181,125 +408,16 @@ def ismcts(
             break
         iterations += 1
         state = _sample(determinize, seat, hooks, rng, weighted)
-        node = root
-        path: list[tuple[Node, int]] = []
-        joint_path: list[tuple[Node, list[tuple[int, Action]]]] = []
-        depth = 0
-        expanded = False
-        root_action: Action | None = None
-        # Selection and expansion.
-        while depth < max_depth and not hooks.horizon(start, state):
-            waiting = game.awaiting(state)
-            if not waiting:
-                break
-            if len(waiting) > 1:
-                # A simultaneous node: every awaited seat chooses from its own statistics, none seeing the
-                # others' secret choices (decoupled UCT); the joint choice leads to the child.
-                if node.seat_stats is None:
-                    node.seat_stats = {}
-                choices: list[tuple[int, Action]] = []
-                for s_ in sorted(waiting):
-                    acts = game.legal_actions(state, s_)
-                    if node is root and s_ == seat:
-                        acts = [a for a in acts if a in legal_set] or acts
-                    if not acts:
-                        continue
-                    action, fresh = _decoupled_choice(node.seat_stats.setdefault(s_, {}), acts, rng, exploration)
-                    expanded = expanded or fresh
-                    if node is root and s_ == seat:
-                        root_action = action
-                    choices.append((s_, action))
-                if not choices:
-                    break
-                for s_, action in choices:
-                    if s_ in game.awaiting(state):
-                        game.apply_fast(state, s_, action)
-                key = tuple(choices)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node()
-                joint_path.append((node, choices))
-                path.append((child, -1))
-                node = child
-                depth += 1
-                if expanded:
-                    break
-                continue
-            actor = min(waiting)
-            actions = game.legal_actions(state, actor)
-            if node is root:
-                actions = [a for a in actions if a in legal_set] or actions
-            if prunes:
-                actions = list(hooks.candidates(state, actor, actions)) or actions
-            untried = [a for a in actions if a not in node.children]
-            for a in actions:
-                child = node.children.get(a)
-                if child is not None:
-                    child.avail += 1
-            if untried:
-                action = untried[rng.randrange(len(untried))]
-                child = Node()
-                child.avail = 1
-                node.children[action] = child
-                expanded = True
-            else:
-                best = -math.inf
-                action = actions[0]
-                for a in actions:
-                    child = node.children[a]
-                    mean = child.total[actor] / child.visits if child.total is not None and child.visits else 0.0
-                    score = mean + exploration * math.sqrt(math.log(max(1, child.avail)) / child.visits)
-                    if score > best:
-                        best, action = score, a
-                child = node.children[action]
-            if node is root and actor == seat:
-                root_action = action
-            game.apply_fast(state, actor, action)
-            path.append((child, actor))
-            node = child
-            depth += 1
-            if expanded:
-                break
-        # Rollout, up to the guard.
-        while depth < remaining and not hooks.horizon(start, state):
-            waiting = game.awaiting(state)
-            if not waiting:
-                break
-            actor = min(waiting)
-            game.apply_fast(state, actor, hooks.rollout(state, actor, game.legal_actions(state, actor), rng))
-            depth += 1
+        walk = search.descend(state)
+        if not search.rollout(state, walk.depth, deadline if strict else None):
+            break
         values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
-        if root_stats is not None and root_action is not None:
-            figures = root_stats.setdefault(root_action, {"visits": 0.0, "value": 0.0})
-            figures["visits"] += 1
-            figures["value"] += values[seat]
-            for name, figure in hooks.measures(start, state, seat).items():
-                figures[name] = figures.get(name, 0.0) + figure
-        # Backpropagation.
-        for sim_node, choices in joint_path:
-            assert sim_node.seat_stats is not None
-            for s_, action in choices:
-                entry = sim_node.seat_stats[s_][action]
-                entry[0] += 1
-                entry[1] += values[s_]
-        for child, _ in path:
-            child.visits += 1
-            if child.total is None:
-                child.total = list(values)
-            else:
-                total = child.total
-                for i, v in enumerate(values):
-                    total[i] += v
-        root.visits += 1
+        if root_stats is not None and walk.root_action is not None:
+            _record_root(root_stats, walk.root_action, values, hooks.measures(start, state, seat), seat)
+        search.backpropagate(walk, values)
     if root_stats is not None:
-        for figures in root_stats.values():
-            for name in figures:
-                if name != "visits":
-                    figures[name] /= figures["visits"]
-    if root.seat_stats is not None and seat in root.seat_stats:
-        counts = {a: int(e[0]) for a, e in root.seat_stats[seat].items() if a in legal_set}
-    else:
-        counts = {a: c.visits for a, c in root.children.items() if isinstance(a, int) and a in legal_set}
+        _average_root(root_stats)
+    counts = search.root_counts()
     if not counts:
         return legal[0], {}
     best_action = max(sorted(counts), key=lambda a: counts[a])

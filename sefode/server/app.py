@@ -18,7 +18,7 @@ from sefode.server import logs, metrics
 from sefode.server.heap import HeapPolicy
 from sefode.server.hub import Hub
 from sefode.server.limits import Limiter, Limits
-from sefode.server.routes import analysis, games, matches, openapi, pages, rooms, session, ws
+from sefode.server.routes import accounts, analysis, games, matches, moderation, openapi, pages, rooms, session, ws
 from sefode.server.routes.common import COOKIE
 from sefode.server.security import Security
 from sefode.store import Store
@@ -26,20 +26,6 @@ from sefode.store import Store
 __all__ = ["COOKIE", "STATIC", "create_app"]
 
 STATIC = Path(sefode.__file__).parent / "web" / "static"
-
-
-def _extra_routes() -> list[Any]:
-    """Routes of optional packages that plug into the server (accounts, leaderboard, tournaments)."""
-    try:
-        from sefode.accounts.mod_routes import routes as mod_routes
-        from sefode.accounts.routes import routes as account_routes
-
-        return list(account_routes()) + list(mod_routes())
-    except ModuleNotFoundError:
-        return []
-    except Exception as err:  # a broken plug-in must not take the game server down
-        logs.error("app.extra_routes_failed", err, package="sefode.accounts")
-        return []
 
 
 def create_app(
@@ -109,7 +95,7 @@ def create_app(
             analysis.shutdown(app.state)
             await hub.close()
 
-    routes: list[Any] = [*_extra_routes()]
+    routes: list[Any] = [*accounts.routes(), *moderation.routes()]
     if echo:
         routes += ws.echo_routes()
     routes += [
@@ -129,7 +115,7 @@ def create_app(
     app.state.hub = hub
     app.state.limiter = hub.limiter = Limiter(limits)
     if hub.cluster is not None:
-        hub.cluster.limits = app.state.limiter.limits
+        hub.cluster.passwords.limits = app.state.limiter.limits
     app.state.public_url = public_url
     app.state.metrics_token = metrics_token or None
     app.state.listen_host = listen_host

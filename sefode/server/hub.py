@@ -1,37 +1,45 @@
-"""The hub: every room, the store's worker thread, the bots' worker threads, sessions and connections."""
+"""The hub: every room, the store's worker thread, the bots' worker threads, sessions and connections.
+
+The hub is its rooms' host (``sefode.server.host.RoomHost``): what a room needs from outside, it asks the hub
+through that protocol alone (the methods under "the rooms' host" below, and the settings and player sets).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
-import os
-import pickle
-import secrets
-import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.websockets import WebSocket
 
-from sefode.accounts.awarding import recover
 from sefode.accounts.bots import all_bot_ids, bot_ids_among
 from sefode.accounts.friends import all_blocks
 from sefode.accounts.moderation import all_mutes, closed_room_ids, is_closed_room
-from sefode.bots.base import Player, Seen
-from sefode.bots.players import make_player
+from sefode.awards.recording import record_match_end, recover, room_emptied
+from sefode.bots.base import Player
 from sefode.engine import Game, get_game
 from sefode.server import PROTOCOL, logs, metrics, reactions, rematch, startpoint
 from sefode.server.limits import Limiter
 from sefode.server.messages import LEVELS, ClientError, encode
+from sefode.server.nodewide import NodeWide
 from sefode.server.placement import LocalPlacement, Peer, Placement
+from sefode.server.record import ActionSource, BotLevel, MatchSeat, RoomSeat, seats_json
 from sefode.server.room import DEFAULT_TEAMS, PAUSE_LIMIT_S, Room, hash_password
 from sefode.server.work import HASHING
+from sefode.server.workers import Workers
 from sefode.store import Store
-from sefode.store.db import Fence, FencedOut, create_match_on, new_token, save_room_on, token_hash
+from sefode.store.db import (
+    Fence,
+    FencedOut,
+    StoredMatch,
+    add_action,
+    create_match_on,
+    new_token,
+    save_room_on,
+    set_match_seats,
+)
 
 if TYPE_CHECKING:
     from sefode.server.cluster import Cluster
@@ -40,31 +48,7 @@ T = TypeVar("T")
 
 MAX_REFUSED = 200
 QUEUE_LIMIT = 512
-CLOSE_SESSION_ENDED = 4410
-"""The close code of a socket whose session ended (logout, deletion, a ban): the page says why."""
 SESSION_CACHE_S = 30.0
-
-
-PROCESS_KINDS = frozenset({"hard"})
-"""Bot kinds whose decisions run in a worker process (CPU-heavy search)."""
-
-
-def exit_with_parent(parent: int) -> None:
-    """Initializer of a bot worker process: exit as soon as the server that started it is gone (even after a
-    SIGKILL, which gives the server no chance to shut its pool down), instead of idling forever as an orphan."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def decide_in_process(kind: str, seed: int, think_ms: float, game_name: str, state: Any, seat: int) -> int:
-    """A bot decision in a worker process (module-level, so that it pickles)."""
-    player = make_player(kind, seed, think_ms)
-    return player.choose(Seen(get_game(game_name), state, seat))
 
 
 class Connection:
@@ -137,6 +121,51 @@ class Connection:
         self.send(out)
 
 
+def new_room_record(
+    game: Game[Any],
+    options: dict[str, Any],
+    owner: str,
+    name: str,
+    bots: dict[int, str],
+    clock_s: int,
+    visibility: str,
+    sit: bool,
+) -> dict[str, Any]:
+    """A new room's stored record (``options`` validated already), without its password: its seats (bots where
+    asked, the owner at the first free one if ``sit``), and the default teams if the game plays in units."""
+    spec = game.spec
+    players = int(options[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
+    if not spec.min_seats <= players <= spec.max_seats:
+        raise ClientError("options/invalid", f"this game seats {spec.min_seats} to {spec.max_seats} players")
+    seats = [RoomSeat() for _ in range(players)]
+    for seat, level in bots.items():
+        if not 0 <= seat < players:
+            raise ClientError("room/bad_seat", f"bots: this room has seats 0 to {players - 1}, not {seat}")
+        if level not in LEVELS:
+            raise ClientError("message/invalid", f"bots: a level is one of {', '.join(LEVELS)}")
+        seats[seat] = RoomSeat(None, BotLevel(level))
+    if sit:
+        for s in seats:
+            if s.bot is None:
+                s.player_id = owner
+                break
+    units = game.planned_units(options)
+    return {
+        "name": name,
+        "game": game.name,
+        "options": options,
+        "owner": owner,
+        "visibility": visibility,
+        "password_hash": None,
+        "clock_s": clock_s,
+        "seats": seats_json(seats),
+        "teams": [dict(t) for t in DEFAULT_TEAMS[: len(units)]] if units else None,
+        "match_count": 0,
+        "current_match": None,
+        "last_match": None,
+    }
+
+
 class Hub:
     def __init__(
         self,
@@ -156,12 +185,12 @@ class Hub:
         self.bot_think_ms = bot_think_ms
         self.pause_limit_s = pause_limit_s
         self.clock_unit_s = clock_unit_s
+        """Real seconds per second of a room's turn clock (``clock_s``): 1 but in tests that let a clock run out."""
         self.test_hooks = False
-        self.limiter = Limiter()
-        """The server's limits (the app's ``Limiter``, set by ``create_app``): the rooms' own (reactions, votes)."""
         """Whether the owner's ``start`` message may carry a start point (``sefode.server.startpoint``); the app
         sets it from ``create_app(test_hooks=...)``."""
-        """Real seconds per second of a room's turn clock (``clock_s``): 1 but in tests that let a clock run out."""
+        self.limiter = Limiter()
+        """The server's limits (the app's ``Limiter``, set by ``create_app``): the rooms' own (reactions, votes)."""
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
         self.names: dict[str, str] = {}
@@ -172,6 +201,7 @@ class Hub:
         Loaded at start and grown by ``bot_accounts`` (a bot created on another node, or by another server on the same
         database, is looked up in the store the first time its id is seen)."""
         self.human_players: set[str] = set()
+        """Players looked up and found not to be bot accounts (a player never becomes one: a bot is a new player)."""
         self.blocks: dict[str, set[str]] = {}
         """Who each account blocked (``sefode.accounts.friends``): loaded at start, kept by the friends routes. A
         blocker gets no chat or reaction of a player they blocked, and that player does not enter their rooms."""
@@ -181,13 +211,10 @@ class Hub:
         self.seen: dict[str, float] = {}
         """When (monotonic) each player last asked for their friends panel: the home page polls it, so a player with
         the home page open counts as online though they hold no WebSocket."""
-        """Players looked up and found not to be bot accounts (a player never becomes one: a bot is a new player)."""
-        self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
-        self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="sefode-bot")
-        self._bot_processes = bot_processes
-        self._procs: ProcessPoolExecutor | None = None
+        self.workers = Workers(store, bot_threads, bot_processes)
+        """The store's thread (group commit) and the bots' threads and processes."""
+        self.nodewide = NodeWide(self)
+        """Blocks, moderators' actions and ended sessions, applied on every node."""
         self.placement: Placement = LocalPlacement(self)
         """Which node holds a room: this one alone, or a cluster's (``sefode serve --redis``, set by ``create_app``).
         The hub calls it the same way for both."""
@@ -200,23 +227,77 @@ class Hub:
         the room has run out."""
         return self.placement.fence(room_id)
 
-    async def room_write(self, room: Room, fn: Callable[..., Any], *args: Any) -> Any:
-        """A write ``fn(conn, *args)`` for ``room``, fenced in cluster mode; a node fenced out loses the room."""
+    async def room_write(self, room_id: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """A write ``fn(conn, *args)`` for a room, fenced in cluster mode; a node fenced out loses the room."""
         try:
             run = metrics.timed(metrics.STORE_WRITE, self.store.run_fenced, "room")
-            return await self.db(run, self.fence(room.id), fn, *args)
+            return await self.db(run, self.fence(room_id), fn, *args)
         except FencedOut:
-            await self.fenced_out(room)
+            await self.fenced_out(room_id)
             raise ClientError("server/moved", "this room moved to another server; joining it there") from None
 
-    async def fenced_out(self, room: Room) -> None:
-        await self.placement.lose(room.id, "fenced")
+    # ------------------------------------------------------------------ the rooms' host (``RoomHost``)
+    async def fenced_out(self, room_id: str) -> None:
+        await self.placement.lose(room_id, "fenced")
 
-    async def save_room(self, room: Room) -> None:
-        await self.room_write(room, save_room_on, room.id, room.data(), room.visibility, room.invite_token)
+    async def save_room(self, room_id: str, data: dict[str, Any], visibility: str, invite_token: str) -> None:
+        await self.room_write(room_id, save_room_on, room_id, data, visibility, invite_token)
 
-    async def create_match(self, room: Room, *args: Any) -> None:
-        await self.room_write(room, create_match_on, *args)
+    async def create_match(
+        self,
+        room_id: str,
+        match_id: str,
+        number: int,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        setup: dict[str, Any],
+        seats: Sequence[MatchSeat],
+    ) -> None:
+        args = (match_id, room_id, number, game, options, seed, setup, seats_json(seats))
+        await self.room_write(room_id, create_match_on, *args)
+
+    async def store_match_seats(self, room_id: str, match_id: str, seats: Sequence[MatchSeat]) -> None:
+        await self.room_write(room_id, set_match_seats, match_id, seats_json(seats))
+
+    async def store_actions(
+        self, room_id: str, match_id: str, actions: Sequence[tuple[int, dict[str, Any]]], source: ActionSource
+    ) -> None:
+        fence = self.fence(room_id)
+        await asyncio.gather(
+            *(
+                self.write(add_action, match_id, i, seat, entry, source, fence=fence)
+                for i, (seat, entry) in enumerate(actions)
+            )
+        )
+
+    async def store_action(
+        self,
+        room_id: str,
+        match_id: str,
+        index: int,
+        seat: int,
+        entry: dict[str, Any],
+        source: ActionSource,
+        seats: Sequence[MatchSeat] | None,
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        stored_seats = seats_json(seats) if seats is not None else None
+        await self.write(
+            add_action, match_id, index, seat, entry, source, stored_seats, outcome, fence=self.fence(room_id)
+        )
+
+    async def load_match(self, match_id: str) -> StoredMatch | None:
+        return await self.db(self.store.load_match, match_id)
+
+    async def match_ended(self, match_id: str) -> None:
+        await self.db(record_match_end, self.store.engine, match_id)
+
+    async def room_emptied(self, room_id: str, seats: Sequence[RoomSeat]) -> None:
+        await self.db(room_emptied, self.store.engine, room_id, [seat.player_id for seat in seats])
+
+    async def tournament_on(self, room_id: str) -> bool:
+        return await self.db(rematch.tournament_on, self.store.engine, room_id)
 
     async def room_exists(self, room_id: str) -> bool:
         if room_id in self.rooms:
@@ -237,58 +318,15 @@ class Hub:
     # ------------------------------------------------------------------ threads
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call in the store's one worker thread (writes stay in order)."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        return await self.workers.db(fn, *args)
 
     async def write(self, fn: Callable[..., Any], *args: Any, fence: Fence | None = None) -> Any:
-        """A write ``fn(conn, *args)``, group-committed with the writes queued meanwhile; ``fence`` (cluster mode)
-        is checked in the same transaction.
-
-        It returns once its transaction has committed, so a caller may broadcast what it stored.
-        """
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((fn, (*args, fence), future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
-        return await future
-
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            ops = [(fn, args[:-1], args[-1]) for fn, args, _ in batch]
-            commit = metrics.timed(metrics.STORE_WRITE, self.store.run_batch, "actions")
-            try:
-                results: list[Any] = await self.db(commit, ops)
-            except Exception as err:
-                results = [err] * len(batch)
-            for (_, _, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, Exception):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
+        """A write ``fn(conn, *args)``, group-committed (``Workers.write``): returns once committed."""
+        return await self.workers.write(fn, *args, fence=fence)
 
     async def decide(self, player: Player, game: Game[Any], state: Any, seat: int) -> int:
-        """A bot's decision, off the event loop: search bots (``hard``) in a worker process, so that their CPU
-        does not compete with the event loop for the GIL; quick ones in a worker thread. ``state`` is a clone."""
-        loop = asyncio.get_running_loop()
-        if player.kind in PROCESS_KINDS and self._bot_processes > 0:
-            try:
-                if self._procs is None:
-                    context = multiprocessing.get_context("spawn")
-                    self._procs = ProcessPoolExecutor(
-                        self._bot_processes, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
-                    )
-                seed = secrets.randbits(32)
-                args = (player.kind, seed, player.think_ms, game.name, state, seat)
-                action: int = await loop.run_in_executor(self._procs, decide_in_process, *args)
-                return action
-            except (BrokenProcessPool, pickle.PicklingError, OSError) as err:
-                logs.error("bot.process_pool_failed", err, kind=player.kind)
-                self._bot_processes = 0  # from now on, threads
-        seen = Seen(game, state, seat)
-        chosen: int = await loop.run_in_executor(self._bots, player.choose, seen)
-        return chosen
+        """A bot's decision, off the event loop (``Workers.decide``). ``state`` is a clone."""
+        return await self.workers.decide(player, game, state, seat)
 
     # ------------------------------------------------------------------ life cycle
     async def open(self) -> None:
@@ -311,32 +349,14 @@ class Hub:
             room = Room(self, room_id, data, invite)
             self.rooms[room_id] = room
             self.invites[invite] = room_id
-        ids = {s["player_id"] for r in self.rooms.values() for s in r.seats if s.get("player_id")} | {
+        ids = {s.player_id for r in self.rooms.values() for s in r.seats if s.player_id} | {
             r.owner for r in self.rooms.values()
         }
         for room in self.rooms.values():
             if room.current_match is None:
                 continue
             try:
-                stored = await self.db(self.store.load_match, room.current_match)
-                if stored is None:
-                    raise LookupError(f"match {room.current_match} is missing")
-                room.restore_match(stored)
-                assert room.match is not None
-                ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
-                outcome = room.match.final()
-                if outcome is not None:  # killed between storing the last action and saving the room
-                    url = f"/api/matches/{stored.id}/history"
-                    placements = list(outcome.placements)
-                    room.last_match = {
-                        "id": stored.id,
-                        "number": stored.number,
-                        "placements": placements,
-                        "history_url": url,
-                    }
-                    room.current_match = None
-                    await room.save()
-                logs.event("match.restored", room=room.id, match=stored.id, version=room.match.version)
+                ids |= await self._restore_match(room)
             except Exception as err:
                 logs.error("match.restore_failed", err, room=room.id, match=room.current_match)
         self.names.update(await self.db(self.store.player_names, sorted(ids)))
@@ -350,27 +370,9 @@ class Hub:
         if await self.db(is_closed_room, self.store.engine, room_id):
             raise LookupError(f"room {room_id} was closed by a moderator")
         room = Room(self, room_id, data, invite)
-        ids = {s["player_id"] for s in room.seats if s.get("player_id")} | {room.owner}
+        ids: set[str] = {s.player_id for s in room.seats if s.player_id} | {room.owner}
         if room.current_match is not None:
-            stored = await self.db(self.store.load_match, room.current_match)
-            if stored is None:
-                raise LookupError(f"match {room.current_match} is missing")
-            room.restore_match(stored)
-            assert room.match is not None
-            ids |= {s["player_id"] for s in room.match.seats if s.get("player_id")}
-            outcome = room.match.final()
-            if outcome is not None:  # the last owner stored the last action, then died before saving the room
-                url = f"/api/matches/{stored.id}/history"
-                room.last_match = {
-                    "id": stored.id,
-                    "number": stored.number,
-                    "placements": list(outcome.placements),
-                    "history_url": url,
-                }
-                room.current_match = None
-                self.rooms[room_id] = room
-                await room.save()
-            logs.event("match.restored", room=room_id, match=stored.id, version=room.match.version)
+            ids |= await self._restore_match(room)
         self.names.update(await self.db(self.store.player_names, sorted(i for i in ids if i)))
         await self.bot_accounts(ids)  # seated bots created on a node this one never heard from
         self.rooms[room_id] = room
@@ -378,14 +380,36 @@ class Hub:
         room._schedule()
         return room
 
+    async def _restore_match(self, room: Room) -> set[str]:
+        """Replay ``room``'s current match from the store; the match's players. A match whose last action was stored
+        but whose room was not saved after it (the process died between the two) ends here, and the room is saved."""
+        stored = await self.db(self.store.load_match, room.current_match)
+        if stored is None:
+            raise LookupError(f"match {room.current_match} is missing")
+        room.restore_match(stored)
+        assert room.match is not None
+        ids = {s.player_id for s in room.match.seats if s.player_id}
+        outcome = room.match.final()
+        if outcome is not None:
+            url = f"/api/matches/{stored.id}/history"
+            room.last_match = {
+                "id": stored.id,
+                "number": stored.number,
+                "placements": list(outcome.placements),
+                "history_url": url,
+            }
+            room.current_match = None
+            self.rooms[room.id] = room
+            await room.save()
+        logs.event("match.restored", room=room.id, match=stored.id, version=room.match.version)
+        return ids
+
     async def close(self) -> None:
         await self.placement.close()
         for room in self.rooms.values():
             room.close()
-        self._bots.shutdown(wait=False, cancel_futures=True)
-        if self._procs is not None:
-            self._procs.shutdown(wait=False, cancel_futures=True)
-        self._db.shutdown(wait=True)
+        self.workers.stop_bots()
+        self.workers.stop_store()
         self.store.close()
         logs.event("hub.close")
 
@@ -442,43 +466,18 @@ class Hub:
         blocked = self.blocks.get(blocker)
         return blocked is not None and player_id in blocked
 
-    async def set_block(self, blocker: str, other: str, on: bool, *, tell_cluster: bool = True) -> None:
-        """``blocker`` blocked (``on``) or unblocked ``other``, as the store now says: this process's copy follows, the
-        rooms ``blocker`` owns here turn ``other`` away, and (cluster mode) every other node does the same."""
-        if on:
-            self.blocks.setdefault(blocker, set()).add(other)
-            for room in list(self.rooms.values()):
-                if room.owner == blocker:
-                    await room.turn_away(other)
-        else:
-            self.blocks.get(blocker, set()).discard(other)
-        if tell_cluster and self.cluster is not None:
-            await self.cluster.tell_all({"k": "block", "p": blocker, "o": other, "on": on})
+    async def set_block(self, blocker: str, other: str, on: bool) -> None:
+        """``blocker`` blocked (``on``) or unblocked ``other``, as the store now says, on every node."""
+        await self.nodewide.set_block(blocker, other, on)
 
-    async def forget_blocks(self, player: str, *, tell_cluster: bool = True) -> None:
-        """An account was deleted: its blocks, both ways, are gone from the store; this process's copy follows (and,
-        in cluster mode, every other node's)."""
-        self.blocks.pop(player, None)
-        for blocked in self.blocks.values():
-            blocked.discard(player)
-        if tell_cluster and self.cluster is not None:
-            await self.cluster.tell_all({"k": "forget_blocks", "p": player})
+    async def forget_blocks(self, player: str) -> None:
+        """An account was deleted: its blocks, both ways, are forgotten on every node."""
+        await self.nodewide.forget_blocks(player)
 
-    def end_sessions(self, player_id: str, token: str | None = None) -> int:
-        """Close the player's connections that authenticated with ``token`` (all of them when None), with
-        ``CLOSE_SESSION_ENDED``. From now on they handle no message. Returns how many were closed."""
-        digest = token_hash(token) if token else None
-        closed = 0
-        for conn in list(self.connections):
-            if conn.player_id != player_id or conn.closed:
-                continue
-            if digest is not None and conn.session != digest:
-                continue
-            conn.end(CLOSE_SESSION_ENDED)
-            closed += 1
-        if closed:
-            logs.event("conn.session_ended", player=player_id, connections=closed)
-        return closed
+    async def end_sessions(self, player_id: str, token: str | None = None) -> None:
+        """The player's session ``token`` ended (all of them when None): its sockets close with
+        ``CLOSE_SESSION_ENDED`` on every node, and no node's cache knows it any more."""
+        await self.nodewide.end_sessions(player_id, token)
 
     def refuse_muted(self, player_id: str) -> None:
         """A muted player's chat or reaction: ``chat/muted``."""
@@ -490,43 +489,15 @@ class Hub:
             return
         raise ClientError("chat/muted", "a moderator muted you: you cannot chat or react for now")
 
-    async def apply_moderation(self, env: dict[str, Any], *, tell_cluster: bool = True) -> None:
+    async def apply_moderation(self, env: dict[str, Any]) -> None:
         """A moderator's action that every node applies at once (the store has it already): ``mute`` / ``unmute``
         (``p``, ``until``), ``ban`` (``p``: its sockets end with 4410), ``kick`` (``p`` out of ``room``), ``close``
         (``room``), ``rename_room`` (``room``, ``name``), ``rename`` (``p``, ``name``)."""
-        op, player, room_id = env["op"], env.get("p"), env.get("room")
-        room = self.rooms.get(str(room_id)) if room_id else None
-        if op == "mute":
-            self.mutes[str(player)] = env.get("until")
-        elif op == "unmute":
-            self.mutes.pop(str(player), None)
-        elif op == "ban":
-            for key in [k for k, v in self.sessions.items() if v[0] == player]:
-                self.sessions.pop(key, None)
-            self.end_sessions(str(player))
-        elif op == "kick" and room is not None:
-            await room.turn_away(str(player), "room/kicked", "a moderator removed you from this table")
-        elif op == "close" and room is not None:
-            await room.close_by_moderator()
-            self.invites.pop(room.invite_token, None)
-            if self.cluster is not None:
-                await self.cluster.release(room.id)  # the lease goes too: no node serves the room again
-            self.rooms.pop(room.id, None)
-        elif op == "rename_room" and room is not None:
-            async with room.lock:
-                room.name = str(env["name"])
-                await room.save()
-                room.send_room()
-        elif op == "rename":
-            self.names[str(player)] = str(env["name"])
-            for key, value in list(self.sessions.items()):
-                if value[0] == player:
-                    self.sessions[key] = (value[0], str(env["name"]), value[2])
-            for held in list(self.rooms.values()):
-                if player in held.connected_players() or player in held.seated_players():
-                    held.send_room()
-        if tell_cluster and self.cluster is not None:
-            await self.cluster.tell_all({"k": "moderation", **env})
+        await self.nodewide.apply_moderation(env)
+
+    async def hear(self, env: dict[str, Any]) -> None:
+        """Another node's word on what every node keeps (``nodewide``)."""
+        await self.nodewide.hear(env)
 
     async def is_bot_account(self, player_id: str) -> bool:
         return bool(await self.bot_accounts([player_id]))
@@ -546,41 +517,11 @@ class Hub:
     ) -> Room:
         game = get_game(game_name)
         normal = game.validate_options(options)  # InvalidOptions says why; no match is built
-        spec = game.spec
-        players = int(normal[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
-        if not spec.min_seats <= players <= spec.max_seats:
-            raise ClientError("options/invalid", f"this game seats {spec.min_seats} to {spec.max_seats} players")
-        seats: list[dict[str, Any]] = [{"player_id": None, "bot": None} for _ in range(players)]
-        for seat, level in bots.items():
-            if not 0 <= seat < players:
-                raise ClientError("room/bad_seat", f"bots: this room has seats 0 to {players - 1}, not {seat}")
-            if level not in LEVELS:
-                raise ClientError("message/invalid", f"bots: a level is one of {', '.join(LEVELS)}")
-            seats[seat] = {"player_id": None, "bot": level}
-        if sit:
-            for s in seats:
-                if s["bot"] is None:
-                    s["player_id"] = owner
-                    break
-        units = game.planned_units(normal)
+        data = new_room_record(game, normal, owner, name, bots, clock_s, visibility, sit)
+        if visibility == "password" and password:
+            data["password_hash"] = await HASHING.run(hash_password, password)
         room_id = new_token(6)
         invite = new_token(18)
-        data: dict[str, Any] = {
-            "name": name,
-            "game": game.name,
-            "options": normal,
-            "owner": owner,
-            "visibility": visibility,
-            "password_hash": await HASHING.run(hash_password, password)
-            if visibility == "password" and password
-            else None,
-            "clock_s": clock_s,
-            "seats": seats,
-            "teams": [dict(t) for t in DEFAULT_TEAMS[: len(units)]] if units else None,
-            "match_count": 0,
-            "current_match": None,
-            "last_match": None,
-        }
         room = Room(self, room_id, data, invite)
         await self.placement.create(room_id)
         self.rooms[room_id] = room
@@ -631,6 +572,10 @@ class Hub:
         elif kind == "rematch":
             self.limiter.vote(pid)
             await rematch.vote(room, pid, msg["accept"], msg.get("match"))
+        elif kind == "resync":
+            await room.resync(conn)
+        elif kind == "past":
+            await room.past(conn)
         elif kind == "react":
             await reactions.react(room, pid, msg["reaction"], self.limiter)
 

@@ -1,4 +1,4 @@
-"""The match on at a room's table: its engine state, versions and per-seat clocks (``Room`` drives it).
+"""The match on at a room's table: its engine state, versions and per-seat clocks (``sefode.server.play`` drives it).
 
 Each accepted action is counted by :meth:`MatchRun.advance`: the public version, each seat's version (what the seat's
 next action is checked against), the seats whose clocks start. A secret action of a simultaneous turn
@@ -13,7 +13,7 @@ from typing import Any
 
 from sefode.bots.base import Player
 from sefode.engine import Game, Outcome, Turns, guard_reason
-from sefode.server.record import ActionSource
+from sefode.server.record import ActionSource, MatchSeat
 
 RECAP_EVENTS = 30
 
@@ -29,8 +29,8 @@ class MatchRun:
     seed: int
     options: dict[str, Any]
     setup: dict[str, Any]
-    seats: list[dict[str, Any]]
-    """Per match seat: ``{"player_id", "bot", "left"}``."""
+    seats: list[MatchSeat]
+    """Per match seat: its player or the table's bot, and whether its player left."""
     version: int = 0
     """The match's public version: the accepted actions everyone learned of (every action but the secret ones of a
     simultaneous turn, see :meth:`secret`); spectators see it, and it numbers the recap's events."""
@@ -134,7 +134,7 @@ class MatchRun:
 
     def seat_of(self, player_id: str) -> int | None:
         for i, occ in enumerate(self.seats):
-            if occ.get("player_id") == player_id and not occ.get("left"):
+            if occ.player_id == player_id and not occ.left:
                 return i
         return None
 

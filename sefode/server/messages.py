@@ -7,10 +7,12 @@ from typing import Any
 
 import orjson
 
-from sefode.server import text
+from sefode import text
+from sefode.server.record import BotLevel
 
 MAX_MESSAGE_BYTES = 4096
-LEVELS = ("easy", "normal", "hard")
+LEVELS = tuple(level.value for level in BotLevel)
+"""The levels a message may name for a table's bot (``BotLevel``)."""
 
 
 def encode(message: Any) -> str:
@@ -35,7 +37,7 @@ Check = Callable[[str, Any], Any]
 
 
 def _text(rule: Callable[[object], str | None], *, optional: bool = False) -> Check:
-    """A string field under the text rule (sefode.server.text)."""
+    """A string field under the text rule (sefode.text)."""
 
     def check(key: str, value: Any) -> Any:
         if value is None and optional:
@@ -128,7 +130,10 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "room": (_text(_token("room", 64)), True),
         "password": (_text(_room_password, optional=True), False),
         "invite": (_text(_invite, optional=True), False),
+        "updates": (_bool, False),  # take ``update`` messages after the full state (sefode.server.patches)
     },
+    "resync": {},
+    "past": {},  # the match's past as the connection's seat may see it (Game.past)
     "sit": {"seat": (_int(0, 7), True)},
     "stand": {},
     "set_seat": {"seat": (_int(0, 7), True), "bot": (_level, True)},

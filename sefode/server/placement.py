@@ -1,11 +1,11 @@
 """Where rooms live, as the hub sees it: one protocol, two implementations.
 
 A *peer* is anything a room sends messages to: a WebSocket on this node (``hub.Connection``) or, in a cluster, the
-owner's stand-in for a WebSocket held by another node (``cluster.RemoteConnection``). Rooms and the hub handle both
-through :class:`Peer` alone.
+owner's stand-in for a WebSocket held by another node (``cluster.stand_ins.RemoteConnection``). Rooms and the hub
+handle both through :class:`Peer` alone.
 
 A *placement* decides which node holds a room: :class:`LocalPlacement` (one node holds every room, loaded at start)
-and ``cluster.Cluster`` (rooms leased over Redis, writes fenced, players forwarded). The hub calls a placement
+and ``cluster.node.Cluster`` (rooms leased over Redis, writes fenced, players forwarded). The hub calls a placement
 without asking which it is; a placement calls the hub back only through :class:`Host`. Neither ``hub`` nor
 ``cluster`` imports the other at run time.
 """
@@ -80,16 +80,9 @@ class Host(Protocol):
 
     async def handle(self, peer: Peer, msg: dict[str, Any]) -> None: ...
 
-    async def set_block(self, blocker: str, other: str, on: bool, *, tell_cluster: bool = True) -> None:
-        """``blocker`` blocked (``on``) or unblocked ``other`` (another node says so: ``tell_cluster`` False)."""
-        ...
-
-    async def forget_blocks(self, player: str, *, tell_cluster: bool = True) -> None:
-        """A deleted account's blocks are gone, both ways."""
-        ...
-
-    async def apply_moderation(self, env: dict[str, Any], *, tell_cluster: bool = True) -> None:
-        """A moderator's action every node applies (``Hub.apply_moderation``)."""
+    async def hear(self, env: dict[str, Any]) -> None:
+        """Another node's word (sent with ``Placement.tell_all``) on what every node keeps of the store: blocks,
+        moderators' actions, ended sessions (``sefode.server.nodewide``)."""
         ...
 
 
@@ -133,6 +126,14 @@ class Placement(Protocol):
 
     def disconnect(self, peer: Peer) -> None: ...
 
+    async def tell_all(self, envelope: dict[str, Any]) -> None:
+        """Tell every other node ``envelope`` (each applies it through ``Host.hear``)."""
+        ...
+
+    async def release(self, room_id: str) -> None:
+        """Give ``room_id`` up for good (a moderator closed it): no node serves it again."""
+        ...
+
 
 class LocalPlacement:
     """One node holds every room: loaded at start, no fences, nothing forwarded (the password backoff is the
@@ -169,4 +170,10 @@ class LocalPlacement:
         return msg
 
     def disconnect(self, peer: Peer) -> None:
+        return None
+
+    async def tell_all(self, envelope: dict[str, Any]) -> None:
+        return None  # no other node
+
+    async def release(self, room_id: str) -> None:
         return None

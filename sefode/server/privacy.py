@@ -56,7 +56,7 @@ def _forget_owner_text(room: Room, replacement: str) -> bool:
 
 def _forget_in_room(room: Room, player_id: str, replacement: str) -> bool:
     changed = rename_records(list(room.chat_log), player_id, replacement) > 0
-    changed = rename_records([room.seats, room.last_match], player_id, replacement) > 0 or changed
+    changed = rename_records([room.last_match], player_id, replacement) > 0 or changed  # seats hold ids, no names
     if room.owner == player_id:
         changed = _forget_owner_text(room, replacement) or changed
     return changed

@@ -36,7 +36,7 @@ def seat_of(room: Room, player_id: str) -> int | None:
 async def react(room: Room, player_id: str, reaction: str, limiter: Limiter) -> None:
     """Check a reaction (known, from a seated player, within the player's rate) and send it to the room."""
     check(reaction)
-    room.hub.refuse_muted(player_id)
+    room.host.refuse_muted(player_id)
     async with room.lock:
         seat = seat_of(room, player_id)
         if seat is None:

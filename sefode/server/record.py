@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from sefode.server import logs
+from sefode.store.seats import StoredSeat
 
 CHAT_KEPT = 50
 """Chat messages kept with a room and sent again to whoever (re)enters it."""
@@ -53,15 +54,76 @@ class ActionSource(StrEnum):
 
 
 class BotLevel(StrEnum):
-    """The platform's bot levels (a game may name others in ``GameSpec.bot_levels``: a seat's level stays a str)."""
+    """The levels of a table's own bot (``set_seat``, a new room's ``bots``, a solo table): the only levels a seat
+    has ever held. A game's ``GameSpec.bot_levels`` names which of them its solo tables offer."""
 
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
 
 
+DEFAULT_LEVEL = BotLevel.NORMAL
+"""The level of a seat's bot when none is named (a free seat at the start of a match, a late seat)."""
+
+
 def _now_ms() -> int:
     return logs.now_ms()
+
+
+@dataclasses.dataclass(slots=True)
+class RoomSeat:
+    """A seat of the room between matches: a person (``player_id``), the table's bot of a level (``bot``), or free
+    (neither). Stored as ``{"player_id", "bot"}``, derived from the fields (``to_json``, ``from_json``)."""
+
+    player_id: str | None = None
+    bot: BotLevel | None = None
+
+    @property
+    def taken(self) -> bool:
+        """Held by a person or a bot."""
+        return bool(self.player_id or self.bot)
+
+    def to_json(self) -> dict[str, Any]:
+        result: dict[str, Any] = msgspec.to_builtins(self)
+        return result
+
+    @classmethod
+    def from_json(cls, data: Any) -> RoomSeat:
+        return msgspec.convert(data, cls)
+
+
+@dataclasses.dataclass(slots=True)
+class MatchSeat:
+    """A seat of a match: its player (``player_id``) or the table's bot of a level (``bot``), and whether its
+    player left the match for good (``left``: the table's bot plays it from then on, their seat in the room stays).
+    Stored with the match (``matches.seats``) as ``{"player_id", "bot", "left"}``, derived from the fields."""
+
+    player_id: str | None = None
+    bot: BotLevel | None = None
+    left: bool = False
+
+    @property
+    def playing(self) -> str | None:
+        """The player still playing this seat: its player unless they left (None for a bot's seat)."""
+        return self.player_id if self.player_id and not self.left else None
+
+    def to_json(self) -> dict[str, Any]:
+        result: dict[str, Any] = msgspec.to_builtins(self)
+        return result
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchSeat:
+        return msgspec.convert(data, cls)
+
+
+def seats_json(seats: typing.Sequence[RoomSeat | MatchSeat]) -> list[dict[str, Any]]:
+    """Seats in their stored (and logged) form: plain JSON, sharing nothing with them."""
+    return [seat.to_json() for seat in seats]
+
+
+def match_seats(data: typing.Iterable[StoredSeat]) -> list[MatchSeat]:
+    """A stored match's seats (``StoredMatch.seats``) as the match on holds them."""
+    return [MatchSeat.from_json(msgspec.to_builtins(seat)) for seat in data]
 
 
 @dataclasses.dataclass(eq=False)
@@ -74,8 +136,8 @@ class RoomRecord:
     owner: str
     visibility: Visibility
     clock_s: int
-    seats: list[dict[str, Any]]
-    """Per seat between matches: ``{"player_id", "bot"}`` (a person, a table's bot of that level, or free)."""
+    seats: list[RoomSeat]
+    """Per seat between matches: a person, a table's bot of a level, or free (stored as ``{"player_id", "bot"}``)."""
     password_hash: str | None = None
     teams: list[dict[str, Any]] | None = None
     match_count: int = 0
@@ -90,6 +152,9 @@ class RoomRecord:
     """Per player: their secret choice for the next match (capability ``seat_setup``); never sent to others."""
     outside_bots: bool = False
     """Whether bot accounts (``sefode.accounts.bots``) may sit; the owner chooses when creating the room."""
+    kicked: list[str] = dataclasses.field(default_factory=list)
+    """Players a moderator removed from this room (``room/kicked``): they neither sit nor watch here again, after a
+    restart too."""
     rematch: dict[str, Any] | None = None
     """The rematch vote of the match that ended last (``sefode.server.rematch``): ``{"match", "voters", "accepted",
     "declined", "tournament"}``; None while a match is on or before the first one ends."""

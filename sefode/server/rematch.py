@@ -6,7 +6,7 @@ of the room; never a bot account), who accepted and who declined. ``vote`` takes
 every voter has accepted, the room starts its next match through the same path as the owner's ``start`` (same seats,
 options and bots; the game deals and picks the first player as it does for any new match). A decline holds the
 rematch back until that player accepts after all; the owner's manual ``start`` stays, and clears the vote. A room
-playing a tournament (``sefode.accounts.awarding``) is offered no rematch: its tournament goes on by its own rules.
+playing a tournament (``sefode.awards.recording``) is offered no rematch: its tournament goes on by its own rules.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from sefode.accounts.awarding import room_tournament
+from sefode.awards.recording import room_tournament
 from sefode.awards.tournament import TournamentStatus
 from sefode.server import logs
 from sefode.server.messages import ClientError
@@ -35,14 +35,12 @@ def tournament_on(engine: sa.Engine, room_id: str) -> bool:
 async def offer(room: Room, run: MatchRun) -> None:
     """The rematch vote of ``run``, which just ended (the caller holds the room's lock and saves the room)."""
     try:
-        tournament = await room.hub.db(tournament_on, room.hub.store.engine, room.id)
+        tournament = await room.host.tournament_on(room.id)
     except Exception as err:  # a rematch offered by mistake is refused by nothing worse than the tournament's rules
         logs.error("rematch.tournament_lookup_failed", err, room=room.id)
         tournament = False
-    seated = {s["player_id"] for s in room.seats if s.get("player_id")}
-    voters = [
-        pid for s in run.seats if (pid := s.get("player_id")) and pid in seated and pid not in room.hub.bot_players
-    ]
+    seated = {s.player_id for s in room.seats if s.player_id}
+    voters = [pid for s in run.seats if (pid := s.player_id) and pid in seated and pid not in room.host.bot_players]
     room.rematch = {
         "match": run.id,
         "voters": list(dict.fromkeys(voters)),
@@ -116,5 +114,5 @@ def ready(room: Room) -> bool:
     record = room.rematch
     if record is None or record.get("tournament") or not record["voters"]:
         return False
-    seated = {s["player_id"] for s in room.seats if s.get("player_id")}
+    seated = {s.player_id for s in room.seats if s.player_id}
     return all(p in record["accepted"] and p in seated for p in record["voters"])

@@ -77,7 +77,7 @@ def play(game: Game[Any], state: Any, start: StartPoint) -> Iterator[tuple[int, 
             checked = check_seat(seat, game.seats(state))
             action = game.parse_action(state, checked, entry)
             events = game.apply(state, checked, action)
-            normal = game.action_json(state, action)  # as ``Room._apply`` stores a played action
+            normal = game.action_json(state, action)  # as ``play.apply`` stores a played action
         except EngineError as err:
             raise ClientError("start/refused", f"start: action {index} was refused ({err.code}): {err}") from None
         yield checked, normal, events

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,10 +19,16 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from sefode.store import tables as t
+from sefode.store.seats import StoredSeat, stored_seats
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+_MIGRATING = threading.Lock()
+"""Held while a store of this process migrates (``Store.migrate``)."""
 
 
 def now_ms() -> int:
@@ -109,7 +116,8 @@ class StoredMatch:
     options: dict[str, Any]
     seed: int
     setup: dict[str, Any]
-    seats: list[dict[str, Any]]
+    seats: list[StoredSeat]
+    """who held each seat (``sefode.store.seats``)"""
     ended_at: int | None
     placements: list[int] | None
     actions: list[tuple[int, dict[str, Any], str]]
@@ -296,6 +304,33 @@ def _run_ops(conn: sa.Connection, ops: list[Op]) -> list[Any]:
     return results
 
 
+LOWER = "sefode_lower"
+"""The SQL function ``lowered`` compiles to on SQLite (registered on each connection by ``Store``)."""
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
+
+class lowered(sa.sql.functions.GenericFunction[str]):  # named as SQL functions are
+    """A text in lower case in every alphabet, for comparisons without case: ``lower`` on PostgreSQL, Python's
+    ``str.lower`` on SQLite. Compare it with ``str.lower()`` of the other side."""
+
+    type = sa.String()
+    name = "lowered"
+    inherit_cache = True
+
+
+@compiles(lowered, "sqlite")
+def _lowered_sqlite(element: lowered, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"{LOWER}({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(lowered)
+def _lowered_default(element: lowered, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"lower({compiler.process(element.clauses, **kw)})"
+
+
 class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url) if url else default_database_url()
@@ -312,14 +347,17 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
+                # SQLite's own lower() folds ASCII letters only ("Ágata" stays "Ágata"); PostgreSQL's folds them all.
+                dbapi_conn.create_function(LOWER, 1, _lower, deterministic=True)
 
     # ------------------------------------------------------------------ schema
     def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic, run programmatically). On PostgreSQL, under an advisory
-        lock: the nodes of a cluster start together and must not migrate the same schema at once."""
+        lock: the nodes of a cluster start together and must not migrate the same schema at once. One migration at a
+        time in a process, whatever the database: Alembic keeps the running one's context in module globals."""
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as conn:
+        with _MIGRATING, self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(14140001)"))
             cfg.attributes["connection"] = conn
@@ -475,7 +513,7 @@ class Store:
             options=dict(row["options"]),
             seed=int(row["seed"]),
             setup=dict(row["setup"]),
-            seats=list(row["seats"]),
+            seats=stored_seats(row["seats"]),
             ended_at=row["ended_at"],
             placements=row["placements"],
             outcome=row["outcome"],

@@ -75,3 +75,18 @@ player_data = sa.Table(
     sa.Column("value", sa.JSON, nullable=False),
     sa.Column("updated_at", sa.BigInteger, nullable=False),
 )
+
+# The bot accounts (0006_bot_accounts; their rules are ``sefode.accounts.bots``): here, below both the accounts and the
+# awards, since the awards read which seats bot accounts held (``sefode.store.seats.bot_ids``).
+bot_accounts = sa.Table(
+    "bot_accounts",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    # the bot's own player (``players.id``): its name and its seats; never a human
+    sa.Column("owner_id", sa.String(32), nullable=False, index=True),
+    # the registered player who created it
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    # sha256 of its API token; NULL once revoked
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("revoked_at", sa.BigInteger, nullable=True),
+)

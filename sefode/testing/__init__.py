@@ -104,4 +104,3 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
             f"sefode.testing: no conformance check was selected for {', '.join(named)}; the checks are "
             + ", ".join(suite.__all__)
         )
-

@@ -11,13 +11,16 @@ as ``sefode_game_name``. Each runs over seeded random playouts with options draw
 * history round-trip: the export replays (``sefode.history.replay`` and the ``sefode replay`` command) to the same
   report and placements;
 * clones are independent, and ``resample`` keeps everything the seat has seen;
-* no leak: a seat's view, and the public events, are the same across states that differ only in what it cannot see;
+* no leak: a seat's view, its past of the match (``Game.past``, given while the match runs) and the public events are
+  the same across states that differ only in what it cannot see;
 * a valid outcome: placements are a competition ranking and agree with the units;
 * bad input: actions from outside are refused with a stable code and change nothing;
 * the platform's ``state`` message says whether the match is over and each seat's standing, from the game
   (``Game.is_over``, ``Game.seat_status``), so that neither the server nor the shell reads a view for it;
 * conventions: the report leaves ``sefode replay``'s own keys alone (``REPORT_RESERVED``) and its ``hands``, if any, is
   a list; every event is a JSON object with a ``type``;
+* updates (``sefode.server.patches``): folding the updates of a match gives every seat and the spectators, state
+  after state, exactly the full ``state`` message, and each update carries only values of that seat's new state;
 * the view schema (when the game declares one) names keys its views have;
 * ``from_view`` (when the game has it): a state rebuilt from a seat's view gives it the same decisions;
 * catalogues: the game names its spec and its action labels in ``i18n/pt-BR.json`` and ``i18n/en.json``, with the
@@ -50,9 +53,13 @@ from sefode.engine import (
     apply_entry,
     get_game,
 )
+from sefode.fold import STATE_FIELDS
 from sefode.history import export, replay
 from sefode.server.matchrun import MatchRun
+from sefode.server.messages import encode
+from sefode.server.patches import Held, Updates
 from sefode.server.present import state_common, state_message
+from sefode.server.record import BotLevel, MatchSeat
 from sefode.testing.found import why_missing
 
 __all__ = [
@@ -63,6 +70,7 @@ __all__ = [
     "test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing",
     "test_clones_are_independent_and_resample_keeps_what_the_seat_has_seen",
     "test_every_bot_level_ends_its_match",
+    "test_folding_the_updates_gives_every_seat_its_full_state_and_nothing_more",
     "test_no_crash_no_stall_and_a_valid_outcome",
     "test_no_view_or_event_tells_a_seat_what_it_cannot_see",
     "test_same_options_seed_and_actions_give_the_same_match",
@@ -133,7 +141,6 @@ def test_every_bot_level_ends_its_match(sefode_game_name: str) -> None:
     game = game_under_test(sefode_game_name)
     problems = unended_levels(game)
     assert not problems, "\n".join(problems.values())
-
 
 
 def random_options(game: Game[Any], rng: random.Random) -> dict[str, Any]:
@@ -301,10 +308,15 @@ def test_no_view_or_event_tells_a_seat_what_it_cannot_see(sefode_game_name: str)
                 continue
             n = game.seats(before)
             spectator = json.dumps(game.view(before, None), sort_keys=True)
+            spectator_past = json.dumps(game.past(before, None), sort_keys=True)
             for seat in range(n):
                 other = game.resample(before, seat, random.Random(rng.randrange(1 << 30)))
                 # What every seat sees (the spectator view) is part of what this seat sees, so it cannot move.
                 assert json.dumps(game.view(other, None), sort_keys=True) == spectator
+                # The match's past, given on demand while it runs, holds only what the seat has seen.
+                assert json.dumps(game.past(other, None), sort_keys=True) == spectator_past, "the past tells more"
+                past = json.dumps(game.past(before, seat), sort_keys=True)
+                assert json.dumps(game.past(other, seat), sort_keys=True) == past, f"seat {seat}'s past tells more"
                 # The same decision in both states: while the seat's view after it cannot tell them apart, the
                 # public events cannot either.
                 actor = min(game.awaiting(before))
@@ -344,8 +356,9 @@ def test_actions_from_outside_are_refused_with_a_stable_code_and_change_nothing(
     seen = views(game, state)
     history = game.history_actions(state)
     n = game.seats(state)
-    keys = sorted({k for a in game.legal_actions(state, min(game.awaiting(state) or {0})) for k in
-                   game.action_json(state, a)}) or ["play"]
+    keys = sorted(
+        {k for a in game.legal_actions(state, min(game.awaiting(state) or {0})) for k in game.action_json(state, a)}
+    ) or ["play"]
     message = data.draw(
         st.one_of(
             JUNK,
@@ -501,7 +514,7 @@ def test_the_state_message_says_if_the_match_is_over_and_each_seats_standing(sef
         states = [game.new_match(options, seed), *(b for _seat, _entry, b in steps if b is not None), state]
         for at in states:
             n = game.seats(at)
-            run = MatchRun("m", 1, game, at, seed, options, {}, [{"player_id": None, "bot": "easy"}] * n)
+            run = MatchRun("m", 1, game, at, seed, options, {}, [MatchSeat(None, BotLevel.EASY) for _ in range(n)])
             common = state_common(run)
             for seat in [None, *range(n)]:
                 msg = json.loads(json.dumps(state_message(run, seat, [], common)))
@@ -578,3 +591,92 @@ def test_action_labels_are_in_the_catalogue_with_their_params(sefode_game_name: 
                 assert set(re.findall(r"\{(\w+)\}", pt[key])) <= set(label["params"]), key
             game.apply(state, seat, rng.choice(actions))
     assert seen
+
+
+class _Link:
+    """A stand-in for a connection that takes updates (``sefode.server.patches.Updates`` reads ``last_join``)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.last_join: dict[str, Any] = {"type": "join", "room": "r", "updates": True}
+
+
+def _at(doc: Any, path: str) -> Any:
+    for key in path.split("/") if path else []:
+        doc = doc[int(key) if isinstance(doc, list) else key.replace("~1", "/").replace("~0", "~")]
+    return doc
+
+
+def _beyond(seat: int | None, update: dict[str, Any], full: dict[str, Any]) -> list[str]:
+    """Each value ``update`` sets or appends that the seat's new full state does not hold at that path."""
+    problems = [
+        f"seat {seat}: an update gives {k} what its state does not hold"
+        for k in STATE_FIELDS
+        if k in update and update[k] != full[k]
+    ]
+    ops = []
+    for path, value in update.get("set", {}).items():
+        parent = path[:-2] if path.endswith("/-") else ""
+        appends = (path == "-" or path.endswith("/-")) and isinstance(_at(full["view"], parent), list)
+        ops.append(["+", parent, value] if appends else ["=", path, value])
+    for op in [*ops, *update.get("ops", [])]:
+        if op[0] == "=" and _at(full["view"], op[1]) != op[2]:
+            problems.append(f"seat {seat}: an update sets {op[1]} to what its state does not hold")
+        if op[0] == "+" and _at(full["view"], op[1])[-len(op[2]) :] != op[2]:
+            problems.append(f"seat {seat}: an update appends to {op[1]} what its state does not hold")
+    for op in update.get("legal", []):
+        items = op[2] if op[0] == "+" or op[:2] == ["=", ""] else op[4] if op[0] == "*" else []
+        actions = [entry["action"] for entry in full["legal"]]  # an item not {"label", …}: an action alone
+        full_items = [item for item in items if isinstance(item, dict) and "label" in item]
+        alone = [item for item in items if not (isinstance(item, dict) and "label" in item)]
+        if any(item not in full["legal"] for item in full_items) or any(a not in actions for a in alone):
+            problems.append(f"seat {seat}: an update gives legal actions its state does not hold")
+    return problems
+
+
+def update_problems(game: Game[Any], options: dict[str, Any], seed: int, steps: list[Any]) -> list[str]:
+    """Replay a match as a room sends it, every seat and the spectators on a connection that takes updates; what
+    folding the updates gives that differs from the full ``state`` messages, and any value an update carries that
+    its seat's new state does not hold at that path."""
+    state = game.new_match(options, seed)
+    n = game.seats(state)
+    run = MatchRun("m", 1, game, state, seed, options, {}, [MatchSeat(None, BotLevel.EASY) for _ in range(n)])
+    run.awaiting = game.awaiting(state)
+    updates = Updates()
+    links: list[_Link] = [_Link(None), *(_Link(s) for s in range(n))]
+    held: dict[int | None, Held] = {}
+    problems: list[str] = []
+
+    def send(events: list[dict[str, Any]], only: int | str | None = "all") -> None:
+        common = state_common(run)
+        to = [link for link in links if only == "all" or link.seat == only]
+        messages = {link.seat: state_message(run, link.seat, events, common) for link in to}
+        for link, text in updates.texts([(link, link.seat) for link in to], messages, encode):
+            got = json.loads(text)
+            full = json.loads(encode({**messages[link.seat], "seq": updates.seq}))
+            if got["type"] == "state":
+                held[link.seat] = Held(got)
+            else:
+                problems.extend(_beyond(link.seat, got, full))
+                held[link.seat].fold(got)
+            if held[link.seat].state != full:
+                problems.append(f"seat {link.seat}: after {run.stored} actions the folded state is not the full one")
+
+    send([])
+    for seat, entry, _before in steps:
+        events = apply_entry(game, run.state, seat, entry)
+        secret = run.secret(seat, events)
+        while len(links) - 1 < game.seats(run.state):
+            links.append(_Link(len(links) - 1))
+            run.seats.append(MatchSeat(None, BotLevel.EASY))
+        run.advance(seat, secret)
+        send(events, seat if secret else "all")
+        if problems:
+            break
+    return problems
+
+
+def test_folding_the_updates_gives_every_seat_its_full_state_and_nothing_more(sefode_game_name: str) -> None:
+    game = game_under_test(sefode_game_name)
+    for options, seed, _state, steps in playouts(game, seed=13, count=3):
+        assert update_problems(game, options, seed, steps) == [], f"options {options}, seed {seed}"

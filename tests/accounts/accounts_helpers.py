@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sefode.accounts import awarding
+from sefode.awards import recording
 from sefode.store import Store
 
 
@@ -67,6 +67,6 @@ def finished_match(
     return match_id
 
 
-def record(store: Store, match_id: str) -> awarding.Recorded | None:
+def record(store: Store, match_id: str) -> recording.Recorded | None:
     with store.engine.begin() as conn:
-        return awarding.record_match_result(conn, match_id)
+        return recording.record_match_result(conn, match_id)

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from argon2 import PasswordHasher
+from db_template import fresh_sqlite
 
-from sefode.accounts import passwords
 from sefode.store import Store
 
 PG_URL = os.environ.get("SEFODE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -39,8 +38,8 @@ def _pg_schema() -> Iterator[str]:
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A migrated store (every Alembic revision, the server's and ours) on each database."""
     if request.param == "sqlite":
-        st = Store(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")
-        st.migrate()
+        st = Store(f"sqlite:///{fresh_sqlite(tmp_path / 'accounts.sqlite3')}")
+        st.migrate()  # finds the copy at the newest revision
         try:
             yield st
         finally:
@@ -54,12 +53,3 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
             yield st
         finally:
             st.close()
-
-
-@pytest.fixture(autouse=True)
-def quick_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real argon2id hashing with small cost parameters, so that the many logins of the tests stay quick
-    (the production parameters are argon2-cffi's defaults; ``test_password_hashing_uses_argon2id_defaults``)."""
-    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-    monkeypatch.setattr(passwords, "_HASHER", hasher)
-    monkeypatch.setattr(passwords, "_DUMMY_HASH", hasher.hash("sefode: no such user"))

@@ -84,8 +84,8 @@ def test_register_refuses_taken_usernames_bad_passwords_and_twice(store: Store) 
     assert spaces.value.code == "account/bad_username"
 
 
-def test_password_is_stored_as_an_argon2_hash(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.undo()  # the production hasher, not the tests' quick one
+@pytest.mark.production_hashing
+def test_password_is_stored_as_an_argon2_hash(store: Store) -> None:
     register(store, "caio", "my secret words")
     with store.engine.connect() as conn:
         stored = conn.execute(sa.select(a.accounts.c.password_hash)).scalar_one()

@@ -9,8 +9,10 @@ import pytest
 import sqlalchemy as sa
 from accounts_helpers import finished_match, guests, record, room
 
-from sefode.accounts import awarding, queries
+from sefode.accounts import queries
 from sefode.accounts import tables as a
+from sefode.awards import recording
+from sefode.awards import tables as w
 from sefode.engine import get_game
 from sefode.games.fodinha import LEAVE
 from sefode.store import Store
@@ -18,7 +20,7 @@ from sefode.store import Store
 
 def medals_of(store: Store) -> dict[str, list[str]]:
     with store.engine.connect() as conn:
-        rows = conn.execute(sa.select(a.medals.c.player_id, a.medals.c.medal)).all()
+        rows = conn.execute(sa.select(w.medals.c.player_id, w.medals.c.medal)).all()
     out: dict[str, list[str]] = {}
     for pid, medal in rows:
         out.setdefault(str(pid), []).append(str(medal))
@@ -48,7 +50,7 @@ def test_bots_never_receive_medals_nor_count(store: Store) -> None:
     record(store, match_id)
     assert medals_of(store) == {players[0]: ["silver"], players[1]: ["bronze"]}
     with store.engine.connect() as conn:
-        bot_seat = conn.execute(sa.select(a.award_seats).where(a.award_seats.c.seat == 0)).mappings().one()
+        bot_seat = conn.execute(sa.select(w.award_seats).where(w.award_seats.c.seat == 0)).mappings().one()
         assert bot_seat["player_id"] is None and bot_seat["bot"] == "bot"
         # A bot is never an account nor a player: there is no players row behind seat 0.
         assert conn.execute(sa.select(sa.func.count()).select_from(a.accounts)).scalar_one() == 0
@@ -108,7 +110,7 @@ def test_idempotent_awarding_when_called_twice(store: Store) -> None:
     assert second is not None and not second.newly and second.medals == ()
     assert medals_of(store) == {players[0]: ["gold"], players[1]: ["silver"], players[2]: ["bronze"]}
     with store.engine.begin() as conn:
-        assert awarding.record_pending(conn) == []
+        assert recording.record_pending(conn) == []
 
 
 def test_idempotent_awarding_unique_key_refuses_a_duplicate_medal(store: Store) -> None:
@@ -117,7 +119,7 @@ def test_idempotent_awarding_unique_key_refuses_a_duplicate_medal(store: Store) 
     record(store, match_id)
     with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as conn:
         conn.execute(
-            a.medals.insert().values(match_id=match_id, player_id=players[0], medal="gold", place=1, awarded_at=0)
+            w.medals.insert().values(match_id=match_id, player_id=players[0], medal="gold", place=1, awarded_at=0)
         )
     assert medals_of(store)[players[0]] == ["gold"]
 
@@ -130,16 +132,16 @@ def test_a_crash_between_steps_never_loses_nor_doubles_an_award(store: Store, mo
         raise RuntimeError("the server died while the match ended")
 
     # Crash after the match mark and the seats were written, before the medals.
-    monkeypatch.setattr(awarding, "_insert_medals", crash)
-    assert awarding.record_match_end(store.engine, match_id) is None  # logged, never raised
+    monkeypatch.setattr(recording, "_insert_medals", crash)
+    assert recording.record_match_end(store.engine, match_id) is None  # logged, never raised
     assert medals_of(store) == {}
     with store.engine.connect() as conn:
-        assert conn.execute(sa.select(sa.func.count()).select_from(a.award_matches)).scalar_one() == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(w.award_matches)).scalar_one() == 0
     monkeypatch.undo()
     # Start-up recovery records it, once; a second recovery and a late call change nothing.
-    assert awarding.recover(store.engine) == [match_id]
-    assert awarding.recover(store.engine) == []
-    late = awarding.record_match_end(store.engine, match_id)
+    assert recording.recover(store.engine) == [match_id]
+    assert recording.recover(store.engine) == []
+    late = recording.record_match_end(store.engine, match_id)
     assert late is not None and not late.newly
     assert medals_of(store) == {players[0]: ["gold"], players[1]: ["silver"], players[2]: ["bronze"]}
 
@@ -149,7 +151,7 @@ def test_recovery_records_every_unrecorded_match_in_order(store: Store) -> None:
     room_id = room(store)
     first = finished_match(store, room_id, players, [1, 2, 3, 4, 5], number=1)
     second = finished_match(store, room_id, players, [2, 1, 3, 4, 5], number=2)
-    assert awarding.recover(store.engine) == [first, second]
+    assert recording.recover(store.engine) == [first, second]
     assert medals_of(store)[players[0]] == ["gold", "silver"]
 
 
@@ -159,7 +161,7 @@ def test_unfinished_match_is_not_recorded(store: Store) -> None:
     store.create_match("open1", room_id, 1, "fodinha", {"players": 5}, 1, {}, [{"player_id": p} for p in players])
     assert record(store, "open1") is None
     assert record(store, "nosuchmatch") is None
-    assert awarding.recover(store.engine) == []
+    assert recording.recover(store.engine) == []
 
 
 def test_profile_lists_history_with_replay_links(store: Store) -> None:

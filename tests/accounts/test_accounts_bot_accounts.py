@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 from accounts_helpers import finished_match, guests, record, room
 
-from sefode.accounts import awarding, bots, queries, service
-from sefode.accounts import tables as a
-from sefode.awards import Board
+from sefode.accounts import bots, queries, service
+from sefode.awards import Board, recording
+from sefode.awards import tables as w
 from sefode.store import Store
 
 
@@ -24,7 +24,7 @@ def _bot_account(store: Store) -> str:
 
 def _medals(store: Store) -> dict[str, set[str]]:
     with store.engine.connect() as conn:
-        rows = conn.execute(sa.select(a.medals.c.player_id, a.medals.c.medal)).all()
+        rows = conn.execute(sa.select(w.medals.c.player_id, w.medals.c.medal)).all()
     out: dict[str, set[str]] = {}
     for pid, medal in rows:
         out.setdefault(str(pid), set()).add(str(medal))
@@ -40,16 +40,16 @@ def test_four_humans_and_a_bot_account_are_not_a_valid_match(store: Store) -> No
     assert _medals(store) == {}
     with store.engine.connect() as conn:
         humans = conn.execute(
-            sa.select(a.award_matches.c.humans).where(a.award_matches.c.match_id == match_id)
+            sa.select(w.award_matches.c.humans).where(w.award_matches.c.match_id == match_id)
         ).scalar_one()
         seat0 = (
             conn.execute(
-                sa.select(a.award_seats).where(a.award_seats.c.match_id == match_id, a.award_seats.c.seat == 0)
+                sa.select(w.award_seats).where(w.award_seats.c.match_id == match_id, w.award_seats.c.seat == 0)
             )
             .mappings()
             .one()
         )
-        rated = set(conn.execute(sa.select(a.rating_changes.c.player_id)).scalars())
+        rated = set(conn.execute(sa.select(w.rating_changes.c.player_id)).scalars())
     assert humans == 4
     assert seat0["player_id"] is None and seat0["bot"] == "bot"
     assert bot not in rated and rated == set(players)
@@ -84,12 +84,12 @@ def test_a_bot_account_champion_is_a_bot_in_the_standings_and_gets_no_trophy(sto
     players = guests(store, 5)
     room_id = room(store)
     with store.engine.begin() as conn:
-        tid = awarding.create_tournament(conn, room_id, 3, now=0)
+        tid = recording.create_tournament(conn, room_id, 3, now=0)
     for number in (1, 2, 3):
         record(store, finished_match(store, room_id, [bot, *players], [1, 2, 3, 4, 5, 6], number=number))
     with store.engine.connect() as conn:
         data = queries.tournament_json(conn, tid)
-        trophies = set(conn.execute(sa.select(a.trophies.c.player_id)).scalars())
+        trophies = set(conn.execute(sa.select(w.trophies.c.player_id)).scalars())
     assert data is not None and data["status"] == "finished"
     first = data["standings"][0]
     assert first["bot"] is True and first["player_id"] is None and first["name"] is None

@@ -249,3 +249,14 @@ def test_deleting_an_account_removes_its_friends_requests_blocks_and_invitations
     assert _ids(_panel(store, bia)["outgoing"]) == [caio]
     assert _panel(store, caio)["blocked"] == [] and _panel(store, duda)["outgoing"] == []
     assert friends.all_blocks(store.engine) == {}
+
+
+def test_a_nickname_is_found_in_any_case_in_every_alphabet_on_both_databases(store: Store) -> None:
+    """SQLite's own lower() folds ASCII letters only: "ágata öz" did not find "Ágata Öz" there; PostgreSQL's did."""
+    agata = _account(store, "agata_s", name="Ágata Öz")
+    joao = _account(store, "joao1", name="JOÃO")
+    with store.engine.begin() as conn:
+        assert friends.find_account(conn, "ágata öz") == agata
+        assert friends.find_account(conn, "ÁGATA ÖZ") == agata
+        assert friends.find_account(conn, "joão") == joao
+    _refused(store, "friends/unknown_player", friends.find_account, "agata oz")  # accents still count

@@ -2,7 +2,7 @@
 no winner, idempotence, crash recovery, one table per game, and the outcome derived for matches stored before 0003.
 
 Expected ratings are computed here straight with OpenSkill's own Plackett-Luce model, independently of
-``sefode.awards.ratings``.
+``sefode.awards.skill``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import sqlalchemy as sa
 from accounts_helpers import finished_match, guests, record, room
 from openskill.models import PlackettLuce
 
-from sefode.accounts import awarding, queries
-from sefode.accounts import ratings as stored_ratings
-from sefode.accounts import tables as a
+from sefode.accounts import queries
+from sefode.awards import rating_table as stored_ratings
+from sefode.awards import recording
+from sefode.awards import tables as w
 from sefode.store import Store
 from sefode.store import tables as s
 
@@ -28,8 +29,8 @@ def table(store: Store, game: str = "fodinha") -> dict[str, tuple[float, float, 
     """(mu, sigma, matches) per rated player of ``game``."""
     with store.engine.connect() as conn:
         rows = conn.execute(
-            sa.select(a.ratings.c.player_id, a.ratings.c.mu, a.ratings.c.sigma, a.ratings.c.matches).where(
-                a.ratings.c.game == game
+            sa.select(w.ratings.c.player_id, w.ratings.c.mu, w.ratings.c.sigma, w.ratings.c.matches).where(
+                w.ratings.c.game == game
             )
         ).all()
     return {str(r[0]): (float(r[1]), float(r[2]), int(r[3])) for r in rows}
@@ -37,7 +38,7 @@ def table(store: Store, game: str = "fodinha") -> dict[str, tuple[float, float, 
 
 def mark(store: Store, match_id: str) -> dict[str, Any] | None:
     with store.engine.connect() as conn:
-        row = conn.execute(sa.select(a.rating_matches).where(a.rating_matches.c.match_id == match_id)).mappings()
+        row = conn.execute(sa.select(w.rating_matches).where(w.rating_matches.c.match_id == match_id)).mappings()
         found = row.first()
     return None if found is None else dict(found)
 
@@ -117,7 +118,7 @@ def test_bots_are_never_rated(store: Store) -> None:
     assert {c.player for c in result.ratings} == set(p)
     assert_table(store, expected([[p[1]], [p[0]]], [3, 4]))
     with store.engine.connect() as conn:
-        changed = conn.execute(sa.select(a.rating_changes.c.player_id)).scalars().all()
+        changed = conn.execute(sa.select(w.rating_changes.c.player_id)).scalars().all()
     assert sorted(changed) == sorted(p)
 
 
@@ -126,7 +127,7 @@ def test_a_no_winner_match_changes_nothing_but_is_finished(store: Store) -> None
     room_id = room(store)
     tournament = None
     with store.engine.begin() as conn:
-        tournament = awarding.create_tournament(conn, room_id, 3, now=0)
+        tournament = recording.create_tournament(conn, room_id, 3, now=0)
     match_id = finished_match(store, room_id, p, [5, 5, 5, 5, 5], no_winner=True)
     result = record(store, match_id)
     assert result is not None and result.newly and result.valid  # 5 humans: it counts as a finished match
@@ -135,8 +136,8 @@ def test_a_no_winner_match_changes_nothing_but_is_finished(store: Store) -> None
     got = mark(store, match_id)
     assert got is not None and not got["rated"] and got["reason"] == "no_winner"
     with store.engine.connect() as conn:
-        assert conn.execute(sa.select(sa.func.count()).select_from(a.medals)).scalar_one() == 0
-        row = conn.execute(sa.select(a.award_matches).where(a.award_matches.c.match_id == match_id)).mappings().one()
+        assert conn.execute(sa.select(sa.func.count()).select_from(w.medals)).scalar_one() == 0
+        row = conn.execute(sa.select(w.award_matches).where(w.award_matches.c.match_id == match_id)).mappings().one()
         assert row["no_winner"] and row["tournament_id"] == tournament and row["tournament_number"] == 1
         profile = queries.profile(conn, p[0])
         standing = queries.tournament_json(conn, tournament)
@@ -165,7 +166,7 @@ def test_units_come_from_the_outcome_not_from_options(store: Store) -> None:
     record(store, match_id)
     assert_table(store, expected([[p[0], p[2], p[4]], [p[1], p[3], p[5]]], [1, 2]))
     with store.engine.connect() as conn:
-        seat_units = conn.execute(sa.select(a.award_seats.c.seat, a.award_seats.c.unit)).all()
+        seat_units = conn.execute(sa.select(w.award_seats.c.seat, w.award_seats.c.unit)).all()
     assert dict((int(x), int(y)) for x, y in seat_units) == {0: 0, 1: 1, 2: 0, 3: 1, 4: 0, 5: 1}
 
 
@@ -224,8 +225,8 @@ def test_rating_idempotent_when_called_twice(store: Store) -> None:
     assert second is not None and not second.newly and second.ratings == ()
     assert table(store) == once
     with store.engine.begin() as conn:
-        assert awarding.record_pending(conn) == []
-        match = awarding.finished_match(conn, match_id)
+        assert recording.record_pending(conn) == []
+        match = recording.finished_match(conn, match_id)
         assert match is not None and stored_ratings.rate_match(conn, match) == []
     assert table(store) == once
 
@@ -235,10 +236,10 @@ def test_rating_unique_keys_refuse_a_duplicate(store: Store) -> None:
     match_id = finished_match(store, room(store), p, [1, 2])
     record(store, match_id)
     with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as conn:
-        conn.execute(a.rating_matches.insert().values(match_id=match_id, game="fodinha", rated=True, recorded_at=0))
+        conn.execute(w.rating_matches.insert().values(match_id=match_id, game="fodinha", rated=True, recorded_at=0))
     with pytest.raises(sa.exc.IntegrityError), store.engine.begin() as conn:
         conn.execute(
-            a.ratings.insert().values(
+            w.ratings.insert().values(
                 game="fodinha", player_id=p[0], mu=1.0, sigma=1.0, rating=0.0, matches=1, updated_at=0
             )
         )
@@ -256,15 +257,15 @@ def test_a_crash_while_rating_loses_nothing_and_doubles_nothing(
         raise RuntimeError("the server died while rating")
 
     monkeypatch.setattr(stored_ratings, step, crash)
-    assert awarding.record_match_end(store.engine, match_id) is None  # logged, never raised
+    assert recording.record_match_end(store.engine, match_id) is None  # logged, never raised
     # One transaction: the medals written before the crash are rolled back with it.
     with store.engine.connect() as conn:
-        for t in (a.award_matches, a.medals, a.rating_matches, a.ratings, a.rating_changes):
+        for t in (w.award_matches, w.medals, w.rating_matches, w.ratings, w.rating_changes):
             assert conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one() == 0
     monkeypatch.undo()
-    assert awarding.recover(store.engine) == [match_id]
-    assert awarding.recover(store.engine) == []
-    late = awarding.record_match_end(store.engine, match_id)
+    assert recording.recover(store.engine) == [match_id]
+    assert recording.recover(store.engine) == []
+    late = recording.record_match_end(store.engine, match_id)
     assert late is not None and not late.newly
     assert_table(store, expected([[x] for x in p], [1, 2, 3, 4, 5]))
 
@@ -277,14 +278,14 @@ def test_recovery_rates_matches_awarded_before_ratings_existed_in_order(
     first = finished_match(store, room_id, p, [1, 2], number=1)
     second = finished_match(store, room_id, p, [1, 2], number=2)
     monkeypatch.setattr(stored_ratings, "rate_match", lambda *args, **kwargs: [])  # an older server: medals only
-    assert awarding.recover(store.engine) == [first, second]
+    assert recording.recover(store.engine) == [first, second]
     assert table(store) == {}
     monkeypatch.undo()
-    assert awarding.recover(store.engine) == [first, second]
+    assert recording.recover(store.engine) == [first, second]
     one = expected([[p[0]], [p[1]]], [1, 2])
     two = expected([[p[0]], [p[1]]], [1, 2], {k: MODEL.rating(mu=mu, sigma=sg) for k, (mu, sg) in one.items()})
     assert_table(store, two, matches=2)
-    assert awarding.recover(store.engine) == []
+    assert recording.recover(store.engine) == []
 
 
 def test_matches_stored_before_0003_get_their_outcome_once(store: Store) -> None:

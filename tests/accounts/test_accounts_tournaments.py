@@ -8,9 +8,10 @@ import pytest
 import sqlalchemy as sa
 from accounts_helpers import finished_match, guests, record, room
 
-from sefode.accounts import awarding, queries
-from sefode.accounts import tables as a
+from sefode.accounts import queries
 from sefode.accounts.service import AccountError
+from sefode.awards import recording
+from sefode.awards import tables as w
 from sefode.store import Store
 
 
@@ -25,7 +26,7 @@ def play(store: Store, room_id: str, players: Sequence[str | None], rounds: Sequ
 
 def declare(store: Store, room_id: str, matches: int) -> str:
     with store.engine.begin() as conn:
-        return awarding.create_tournament(conn, room_id, matches, now=0)
+        return recording.create_tournament(conn, room_id, matches, now=0)
 
 
 def standings(store: Store, tournament_id: str) -> dict[str, object]:
@@ -37,7 +38,7 @@ def standings(store: Store, tournament_id: str) -> dict[str, object]:
 
 def trophies_of(store: Store) -> list[str]:
     with store.engine.connect() as conn:
-        return sorted(str(r[0]) for r in conn.execute(sa.select(a.trophies.c.player_id)).all())
+        return sorted(str(r[0]) for r in conn.execute(sa.select(w.trophies.c.player_id)).all())
 
 
 def test_tournament_points_and_standings_between_matches(store: Store) -> None:
@@ -118,7 +119,7 @@ def test_tournament_room_emptied_before_the_last_match_has_no_champion(store: St
     tid = declare(store, room_id, 5)
     play(store, room_id, p, [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]])
     with store.engine.begin() as conn:
-        assert awarding.abandon_tournament(conn, room_id) == tid
+        assert recording.abandon_tournament(conn, room_id) == tid
     data = standings(store, tid)
     assert data["status"] == "abandoned" and data["champions"] == [] and data["played"] == 2
     # A later match in that room is no longer part of the tournament.
@@ -131,11 +132,11 @@ def test_tournament_room_emptied_before_the_last_match_has_no_champion(store: St
 def test_tournament_length_is_3_or_5_and_one_at_a_time(store: Store) -> None:
     room_id = room(store)
     with store.engine.begin() as conn, pytest.raises(AccountError) as bad:
-        awarding.create_tournament(conn, room_id, 4)
+        recording.create_tournament(conn, room_id, 4)
     assert bad.value.code == "tournament/bad_length"
     declare(store, room_id, 5)
     with store.engine.begin() as conn, pytest.raises(AccountError) as twice:
-        awarding.create_tournament(conn, room_id, 3)
+        recording.create_tournament(conn, room_id, 3)
     assert twice.value.code == "tournament/exists"
 
 
@@ -145,7 +146,7 @@ def test_tournament_trophies_are_idempotent_when_the_last_match_is_recorded_agai
     declare(store, room_id, 3)
     ids = play(store, room_id, p, [[1, 2, 3, 4, 5]] * 3)
     assert record(store, ids[-1]) is not None
-    assert awarding.recover(store.engine) == []
+    assert recording.recover(store.engine) == []
     assert trophies_of(store) == [p[0]]
 
 
@@ -155,11 +156,11 @@ def test_room_emptied_ends_the_tournament_only_when_no_human_is_seated(store: St
     tid = declare(store, room_id, 3)
     play(store, room_id, p, [[1, 2, 3, 4, 5]])
     assert (
-        awarding.room_emptied(store.engine, room_id, [{"player_id": p[0]}, {"player_id": None, "bot": "easy"}]) is None
+        recording.room_emptied(store.engine, room_id, [p[0], None]) is None
     )
     assert standings(store, tid)["status"] == "playing"
     assert (
-        awarding.room_emptied(store.engine, room_id, [{"player_id": None, "bot": "easy"}, {"player_id": None}]) == tid
+        recording.room_emptied(store.engine, room_id, [None, None]) == tid
     )
     data = standings(store, tid)
     assert data["status"] == "abandoned" and data["champions"] == [] and data["played"] == 1

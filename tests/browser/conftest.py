@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
+from db_template import fresh_sqlite
 from playwright.sync_api import Browser, Playwright, ViewportSize, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +127,7 @@ def make_server(tmp_path: Path, **env: str) -> Generator[Server, None, None]:
         "SEFODE_TEST_HOOKS": "1",  # a test may start a solo table at a given point (tests/start_points.py)
     }
     server = Server(tmp_path, {**defaults, **env})
+    fresh_sqlite(server.database)
     server.start()
     try:
         yield server

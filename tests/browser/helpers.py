@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import copy
 import json
+import os
 import random
 import re
 import secrets
@@ -16,10 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, WebSocket, WebSocketRoute, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Route,
+    ViewportSize,
+    WebSocket,
+    WebSocketRoute,
+    expect,
+)
 
 from sefode.client import Client as SdkClient
 from sefode.client import State
+from sefode.server.patches import Held
 
 from .conftest import DESKTOP, MOBILE
 
@@ -76,6 +89,8 @@ def open_client(
     page.on("pageerror", lambda error: client.errors.append(str(error)))
 
     def on_websocket(ws: WebSocket) -> None:
+        last_state: list[Held] = []  # this socket's last full state, as the page has folded it
+
         def on_frame(payload: str | bytes) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
             try:
@@ -83,6 +98,18 @@ def open_client(
             except ValueError:
                 message = {"type": "?", "raw": text}
             client.frames.append(message)
+            kind = message.get("type")
+            if kind == "state":
+                last_state[:] = [Held(json.loads(text))]
+            elif kind == "update" and last_state:
+                # The page joins with updates on: after each update, record the state it stands for, as the page
+                # folds it, so the checks on what a seat was shown read every version, not only the full states.
+                try:
+                    folded = last_state[0].fold(message)
+                except (ValueError, KeyError, IndexError, TypeError):
+                    last_state.clear()  # part-folded: the page asks for a resync and records the full state it gets
+                    return
+                client.frames.append({**copy.deepcopy(folded), "folded_from_update": True})
 
         ws.on("framereceived", on_frame)
 
@@ -108,13 +135,26 @@ SETTLED = """() => new Promise((done) => {
 })"""
 
 
+SCREENSHOTS = os.environ.get("SEFODE_SCREENSHOTS", "") == "1"
+"""Whether the tests write their screenshots (``SEFODE_SCREENSHOTS=1``, docs/testing.md): pictures for a person to look
+at, in test-artifacts/browser/<test>/. Off by default: the suite's 340 PNGs took about 100 s of its CPU, and no check
+reads them; every check made around a screenshot (the page fits the screen at each size) runs either way."""
+
+
+def snap(target: Page | Locator, path: Path, **options: Any) -> None:
+    """A screenshot of a page or an element, written when ``SCREENSHOTS`` is on."""
+    if SCREENSHOTS:
+        target.screenshot(path=str(path), **options)
+
+
 def shoot(page: Page, folder: Path, name: str, sizes: Sequence[ViewportSize] = (MOBILE, DESKTOP)) -> None:
-    """Screenshots of the page at 360x740 and at 1280x800, or at ``sizes`` (the viewport is restored afterwards)."""
+    """The page at 360x740 and at 1280x800, or at ``sizes`` (the viewport is restored afterwards): it must not scroll
+    sideways at any of them; a screenshot of each when ``SCREENSHOTS`` is on."""
     original = page.viewport_size or MOBILE
     for size in sizes:
         page.set_viewport_size(size)
         page.evaluate(SETTLED)  # the layout after the resize, not a guess at how long it takes
-        page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"), full_page=True)
+        snap(page, folder / f"{name}-{size['width']}x{size['height']}.png", full_page=True)
         # Usable on a phone: nothing makes the page scroll sideways.
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{name} at {size['width']}px is {overflow}px wider than the screen"

@@ -10,6 +10,10 @@ overlaps, what is cut and what is out of sight.
 - :data:`OUT_OF_VIEW` – elements (the hand's cards, the decision's control) not wholly inside the viewport.
 - :data:`SMALL_TEXT` – visible text under 12 px on the page.
 - :data:`CUT_TEXT` – listed text cut short (clipped or ellipsised) with no tooltip (``title``) to read it whole.
+- :data:`SPLIT_WORDS` – a word of listed text broken across two lines (or hyphenated), or running out of its box: a
+  name must wrap between its words, or be set smaller, never split.
+- :data:`HIDDEN_INSIDE` – listed elements partly hidden inside a box that scrolls within itself (or clips): the page
+  may scroll, a nested scroller that hides part of the table may not.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ _COMMON = """
   const describe = (sel, el) => {
     const id = el.dataset.testid ? ` [${el.dataset.testid}]` : '';
     return `${sel}${id} "${words(el)}" ${JSON.stringify(box(el.getBoundingClientRect()))}`;
+  };
+  // fn(sel, el) for every visible element each selector finds.
+  const eachVisible = (selectors, fn) => {
+    for (const sel of selectors) for (const el of document.querySelectorAll(sel)) if (visible(el)) fn(sel, el);
   };
 """
 
@@ -146,15 +154,58 @@ CUT_TEXT = (
     + _COMMON
     + """
   const out = [];
-  for (const sel of selectors) {
-    for (const el of document.querySelectorAll(sel)) {
-      if (!visible(el) || el.closest('[title]')) continue;
-      if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
-        const style = getComputedStyle(el);
-        if (style.overflowX !== 'visible' || style.textOverflow === 'ellipsis') out.push(`${describe(sel, el)} is cut`);
+  eachVisible(selectors, (sel, el) => {
+    if (el.closest('[title]')) return;
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
+      const style = getComputedStyle(el);
+      if (style.overflowX !== 'visible' || style.textOverflow === 'ellipsis') out.push(`${describe(sel, el)} is cut`);
+    }
+  });
+  return out;
+}"""
+)
+
+
+SPLIT_WORDS = (
+    """(selectors) => {"""
+    + _COMMON
+    + """
+  const out = [];
+  eachVisible(selectors, (sel, el) => {
+    const c = el.getBoundingClientRect();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(`${describe(sel, el)} splits "${m[0]}" across lines`);
+        else if (rects.some((r) => r.left < c.left - 1 || r.right > c.right + 1)) {
+          out.push(`${describe(sel, el)}: "${m[0]}" runs out of it`);
+        }
       }
     }
-  }
+  });
+  return out;
+}"""
+)
+
+HIDDEN_INSIDE = (
+    """(selectors) => {"""
+    + _COMMON
+    + """
+  const out = [];
+  eachVisible(selectors, (sel, el) => {
+    const r = el.getBoundingClientRect();
+    const s = shown(el);
+    if (s.left > r.left + 1 || s.top > r.top + 1 || s.right < r.right - 1 || s.bottom < r.bottom - 1) {
+      const part = JSON.stringify(box(s));
+      out.push(`${describe(sel, el)} is partly hidden inside a box that scrolls or clips (shown: ${part})`);
+    }
+  });
   return out;
 }"""
 )
@@ -163,14 +214,18 @@ CUT_TEXT = (
 @dataclass(frozen=True)
 class Layout:
     """What to check on one game's table: the elements that must not overlap (``(selector, stack)`` pairs), the boxes
-    whose parts must stay inside them, the text that must not be cut, and what must be in view when the player is
-    awaited."""
+    whose parts must stay inside them, the text that must not be cut (nor its words split), what must not hide inside
+    a nested scroller, and what must be in view when the player is awaited."""
 
     parts: tuple[tuple[str, bool], ...]
     container: str = "[data-testid^=seat-][data-seat]"
     contained: tuple[str, ...] = ()
     texts: tuple[str, ...] = ()
     root: str = "[data-testid=room-page]"
+    words: tuple[str, ...] = ()
+    """Text whose words must stay whole (wrap between words, never inside one)."""
+    whole: tuple[str, ...] = ()
+    """Elements that must not be partly hidden inside a box that scrolls within itself."""
 
 
 def problems(page: Page, layout: Layout, in_view: tuple[str, ...]) -> list[str]:
@@ -182,6 +237,10 @@ def problems(page: Page, layout: Layout, in_view: tuple[str, ...]) -> list[str]:
         found += page.evaluate(ESCAPES, [layout.container, list(layout.contained)])
     if layout.texts:
         found += page.evaluate(CUT_TEXT, list(layout.texts))
+    if layout.words:
+        found += page.evaluate(SPLIT_WORDS, list(layout.words))
+    if layout.whole:
+        found += page.evaluate(HIDDEN_INSIDE, list(layout.whole))
     found += page.evaluate(SMALL_TEXT, layout.root)
     if in_view:
         found += page.evaluate(OUT_OF_VIEW, list(in_view))

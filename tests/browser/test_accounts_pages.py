@@ -13,8 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from playwright.sync_api import Browser, Page, expect
 
-from sefode.accounts import awarding
-from sefode.accounts import tables as acct
+from sefode.awards import recording
+from sefode.awards import tables as awards_tables
 from sefode.store import Store
 
 from .conftest import DESKTOP, MOBILE, Server
@@ -62,7 +62,7 @@ def _give_medals(server: Server, player_id: str, gold: int = 0, silver: int = 0,
                 }
             )
     with engine.begin() as conn:
-        conn.execute(acct.medals.insert(), rows)
+        conn.execute(awards_tables.medals.insert(), rows)
     engine.dispose()
 
 
@@ -70,7 +70,7 @@ def _give_trophy(server: Server, player_id: str, tournament_id: str) -> None:
     engine = sa.create_engine(f"sqlite:///{server.database}")
     with engine.begin() as conn:
         conn.execute(
-            acct.trophies.insert(),
+            awards_tables.trophies.insert(),
             [{"tournament_id": tournament_id, "player_id": player_id, "awarded_at": int(time.time() * 1000)}],
         )
     engine.dispose()
@@ -312,7 +312,7 @@ def _record_match(server: Server, players: list[str | None], placements: list[in
         units = [[s] for s in range(len(players))]
         outcome = {"placements": placements, "units": units, "no_winner": False, "scores": None}
         store.add_action(match_id, 0, 0, {"bid": 0}, "human", seats, outcome)
-        assert awarding.record_match_end(store.engine, match_id) is not None
+        assert recording.record_match_end(store.engine, match_id) is not None
     finally:
         store.close()
 

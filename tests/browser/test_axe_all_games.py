@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from start_points import before_the_end
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import open_solo, wait_ready
+from .helpers import open_solo, snap, wait_ready
 from .test_layout_all_games import CASES, Case
 from .test_table_experience import _axe
 
@@ -72,19 +72,19 @@ def test_axe_finds_nothing_serious_on_the_deck_builder(
     assert found == []
 
 
+@pytest.mark.parametrize("lang", ["pt-BR", "en"])
 def test_axe_finds_nothing_serious_on_every_rules_page_in_both_languages(
-    browser: Browser, shared_server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path, lang: str
 ) -> None:
     found: list[dict[str, Any]] = []
-    for lang in ("pt-BR", "en"):
-        context = _axe_context(browser, shared_server.url, lang)
-        page = context.new_page()
-        for rules in ("sefode", "7letras", "king", "trash", "guimenon"):
-            page.goto(f"/rules/{rules}")
-            wait_ready(page)
-            page.wait_for_selector("[data-testid=rules-body] h1, [data-testid=rules-body] h2")
-            found += _axe(page, f"rules {rules} {lang}")
-        context.close()
+    context = _axe_context(browser, shared_server.url, lang)
+    page = context.new_page()
+    for rules in ("sefode", "7letras", "king", "trash", "guimenon"):
+        page.goto(f"/rules/{rules}")
+        wait_ready(page)
+        page.wait_for_selector("[data-testid=rules-body] h1, [data-testid=rules-body] h2")
+        found += _axe(page, f"rules {rules} {lang}")
+    context.close()
     (artifacts / "axe.txt").write_text("\n".join(repr(v) for v in found) + "\n")
     assert found == []
 
@@ -213,7 +213,7 @@ def test_a_whole_solo_match_leaves_no_console_error_and_no_csp_violation(
     open_solo(page, shared_server.url, "Ana", body())
     assert page.evaluate(drive, OVER) == "over"
     page.wait_for_selector(OVER)
-    page.screenshot(path=str(artifacts / f"{name}-end.png"))
+    snap(page, artifacts / f"{name}-end.png")
     violations = page.evaluate("() => window.__csp")
     context.close()
     assert noise == []

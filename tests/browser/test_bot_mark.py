@@ -25,7 +25,6 @@ WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_S = 60
 
 
-
 def _marked(name: str) -> str:
     return PT["seat.bot_account_named"].replace("{name}", name)
 

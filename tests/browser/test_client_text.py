@@ -115,9 +115,9 @@ def test_page_shell_has_no_hard_coded_text_outside_the_catalogues() -> None:
 
 
 def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emphasis(
-    browser: Browser, server: Server
+    browser: Browser, shared_server: Server
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     markdown = "\n".join(
         [
@@ -177,8 +177,8 @@ def test_rules_html_from_the_server_is_drawn_with_headings_lists_tables_and_emph
     client.close()
 
 
-def test_language_switch_turns_the_home_page_to_english_and_back(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_language_switch_turns_the_home_page_to_english_and_back(browser: Browser, shared_server: Server) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -197,8 +197,10 @@ def test_language_switch_turns_the_home_page_to_english_and_back(browser: Browse
     client.close()
 
 
-def test_rules_page_renders_the_markdown_the_api_serves_for_each_variant(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_rules_page_renders_the_markdown_the_api_serves_for_each_variant(
+    browser: Browser, shared_server: Server
+) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     served: list[str] = []
 
@@ -229,9 +231,9 @@ def test_rules_page_renders_the_markdown_the_api_serves_for_each_variant(browser
 
 
 def test_rules_pages_of_both_variants_render_without_markdown_left_over(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     for variant in ("sefode", "7letras"):
         page.goto(f"/rules/{variant}")
@@ -246,8 +248,8 @@ def test_rules_pages_of_both_variants_render_without_markdown_left_over(
     client.close()
 
 
-def test_rules_page_follows_the_language_switch(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_rules_page_follows_the_language_switch(browser: Browser, shared_server: Server) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/rules/sefode")
     wait_ready(page)

@@ -45,11 +45,11 @@ def _actions(page: Page) -> list[str]:
 
 
 def test_a_plugin_game_without_a_module_plays_through_the_generic_renderer(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     pt = catalogue("pt-BR")
-    ana = open_client(browser, server.url, MOBILE, record_frames=True)
-    bia = open_client(browser, server.url, DESKTOP, record_frames=True)
+    ana = open_client(browser, shared_server.url, MOBILE, record_frames=True)
+    bia = open_client(browser, shared_server.url, DESKTOP, record_frames=True)
     page = ana.page
     game_pt = _lances_catalogue(page)
     page.goto("/")
@@ -130,14 +130,15 @@ def test_a_plugin_game_without_a_module_plays_through_the_generic_renderer(
 
 
 def test_cards_name_and_sort_the_52_card_deck_and_the_jokers_in_both_languages(
-    browser: Browser, server: Server
+    browser: Browser, shared_server: Server
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)
     script = """async () => {
       const cards = await import('/static/js/cards.js');
+      const truco = await import('/games/fodinha/client/cards.js');  // the truco deck's order is Fodinha's
       const box = document.createElement('div');
       const names = ['Td', 'Ah', '9c', 'X1', 'X2', '4c'];
       for (const n of names) box.appendChild(cards.cardEl(n, { size: 'lg' }));
@@ -147,7 +148,7 @@ def test_cards_name_and_sort_the_52_card_deck_and_the_jokers_in_both_languages(
         printed: [...box.querySelectorAll('.card .corner.tl b')].map((b) => b.textContent),
         sorted: cards.sortCards(['X2', 'Kd', 'Td', '2c', 'Ac', 'X1', '9c']),
         aceLow: cards.sortCards(['Kc', 'Ac', '2c'], { ranks: cards.RANKS_52_ACE_LOW }),
-        truco: cards.sortHand(['3c', '4c', 'Kd', '7h'], ['4c', '7h', 'As', '7d']),
+        truco: truco.sortHand(['3c', '4c', 'Kd', '7h'], ['4c', '7h', 'As', '7d']),
         isCard: ['Td', 'X1', '1c', 'X3', 'Tx', 10].map((v) => cards.isCardName(v)),
       };
       box.remove();
@@ -231,8 +232,10 @@ def _lances_spec(page: Page) -> dict[str, Any]:
     return spec
 
 
-def test_the_sample_plugin_declares_a_view_schema_that_the_games_list_carries(browser: Browser, server: Server) -> None:
-    client = open_client(browser, server.url)
+def test_the_sample_plugin_declares_a_view_schema_that_the_games_list_carries(
+    browser: Browser, shared_server: Server
+) -> None:
+    client = open_client(browser, shared_server.url)
     client.page.goto("/")
     wait_ready(client.page)
     spec = _lances_spec(client.page)
@@ -240,9 +243,9 @@ def test_the_sample_plugin_declares_a_view_schema_that_the_games_list_carries(br
     client.close()
 
 
-def test_generic_action_buttons_draw_the_card_they_name_as_a_card(browser: Browser, server: Server) -> None:
+def test_generic_action_buttons_draw_the_card_they_name_as_a_card(browser: Browser, shared_server: Server) -> None:
     """A label whose param is a card name ("Dar o lance {card}" with 4c) shows the card drawn as a card, not "4c"."""
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -256,9 +259,9 @@ def test_generic_action_buttons_draw_the_card_they_name_as_a_card(browser: Brows
 
 
 def test_the_view_schema_draws_seats_as_names_suits_as_symbols_hidden_cards_and_the_score_pane(
-    browser: Browser, server: Server
+    browser: Browser, shared_server: Server
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)

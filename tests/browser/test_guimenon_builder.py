@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import catalogue, open_client, shoot
+from .helpers import catalogue, open_client, shoot, snap
 from .test_table_experience import _axe
 
 POOL = json.loads(
@@ -41,8 +41,10 @@ def _mistyped(code: str) -> str:
     return code[:i] + ("1" if code[i] != "1" else "2") + code[i + 1 :]
 
 
-def test_build_a_deck_save_it_reload_it_and_share_it_by_code(browser: Browser, server: Server, artifacts: Path) -> None:
-    client = open_client(browser, server.url)
+def test_build_a_deck_save_it_reload_it_and_share_it_by_code(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    client = open_client(browser, shared_server.url)
     client.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = client.page
     console: list[str] = []
@@ -131,7 +133,7 @@ def test_build_a_deck_save_it_reload_it_and_share_it_by_code(browser: Browser, s
     expect(page.get_by_test_id("builder-saved-meu-deck")).to_have_count(0)
     # The way home.
     page.get_by_test_id("builder-home").click()
-    expect(page).to_have_url(f"{server.url}/")
+    expect(page).to_have_url(f"{shared_server.url}/")
     expect(page.get_by_test_id("nickname")).to_be_visible()
     assert client.errors == []
     assert console == []  # no Content-Security-Policy refusal, no failed request
@@ -166,6 +168,6 @@ def test_the_deck_builder_has_no_serious_accessibility_violation_at_either_size(
               : window.scrollTo(0, 0)""",
                 size is MOBILE,
             )
-            page.screenshot(path=str(artifacts / f"deckbuilder-{size['width']}.png"))
+            snap(page, artifacts / f"deckbuilder-{size['width']}.png")
     assert found == [], json.dumps(found, indent=1)
     context.close()

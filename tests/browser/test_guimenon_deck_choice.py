@@ -21,8 +21,11 @@ from .conftest import Server
 from .helpers import catalogue, open_client, shoot, wait_ready
 from .test_guimenon_table import wait_new_state, wait_turn
 
-POOL = json.loads((Path(__file__).resolve().parents[2] / "sefode" / "games" / "guimenon" / "client" / "cards.json")
-                  .read_text(encoding="utf-8"))
+POOL = json.loads(
+    (Path(__file__).resolve().parents[2] / "sefode" / "games" / "guimenon" / "client" / "cards.json").read_text(
+        encoding="utf-8"
+    )
+)
 PT = catalogue("pt-BR")
 MY_CARDS = "els => els.map(e => e.dataset.card)"
 
@@ -46,13 +49,13 @@ def _fifth_turn(deck: object) -> dict[str, Any]:
 
 
 def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_end(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     rng = random.Random(5)
     # Cheap cards first, so that turns have plays; 13 of them, unlike any ready deck.
     chosen = [c["id"] for c in sorted(POOL["cards"], key=lambda c: (c["cost"], c["id"]))[:13]]
     assert all(sorted(chosen) != sorted(d["cards"]) for d in POOL["decks"])
-    client = open_client(browser, server.url, record_frames=True)
+    client = open_client(browser, shared_server.url, record_frames=True)
     page = client.page
     page.goto("/games/guimenon/decks")
     page.wait_for_selector("[data-testid=game-page-decks][data-ready='1']")
@@ -153,8 +156,14 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     # Every card the page showed in my hand is one of the deck I built (3 in the opening hand, then draws), and so is
     # every card of mine revealed on the board that the match did not create (tokens, copies).
     assert len(seen) >= 3 and seen <= set(chosen), sorted(seen - set(chosen))
-    mine = {u["card"] for f in client.frames if isinstance(f.get("view"), dict) and f["view"].get("board")
-            for cell in f["view"]["board"] for u in cell["cards"][0] if not u.get("token") and not u.get("copy")}
+    mine = {
+        u["card"]
+        for f in client.frames
+        if isinstance(f.get("view"), dict) and f["view"].get("board")
+        for cell in f["view"]["board"]
+        for u in cell["cards"][0]
+        if not u.get("token") and not u.get("copy")
+    }
     assert mine and mine <= set(chosen), sorted(mine - set(chosen))
     placements = page.get_by_test_id("end-overlay").get_by_test_id("placements")
     expect(placements.locator("li")).to_have_count(2)
@@ -167,18 +176,19 @@ def test_a_deck_built_in_the_builder_is_picked_at_the_table_and_played_to_the_en
     # Back in the room, the panel is there again for the next match, with the saved deck still chosen.
     page.get_by_test_id("end-close").click()
     expect(page.get_by_test_id("seat-setup").first.get_by_test_id("gm-setup-saved-meu-deck")).to_have_attribute(
-        "aria-pressed", "true")
+        "aria-pressed", "true"
+    )
     assert client.errors == []
     client.close()
 
 
 def test_without_a_render_setup_the_shell_draws_the_ready_choices_as_buttons(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     """The game-neutral part: a module that exports no renderSetup (Guimenon's module served without it) gets the
     shell's buttons, one per room.setup.choices[], labelled by its catalogue key; a click chooses, marks the seat
     ready, and the choice comes back after a reload (the server's private answer on join)."""
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
 
     def without_render_setup(route: Route) -> None:

@@ -47,10 +47,10 @@ def wait_new_state(page: Page, before: str | None) -> None:
 
 
 def test_solo_guimenon_against_a_hard_bot_is_played_in_the_page_to_the_end(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     rng = random.Random(2)
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -219,5 +219,55 @@ def test_the_turn_says_what_to_do_marks_your_side_and_explains_a_card_you_cannot
     expected = GAME_PT["guimenon.why_moon"].replace("{card}", name).replace("{cost}", cost).replace("{moon}", moon)
     expect(page.locator("#toast")).to_have_text(expected)
     shoot(page, artifacts, "guimenon-prompt-and-why")
+    assert client.errors == []
+    client.close()
+
+
+def _a_card_placed_and_another_that_fits_beside_it() -> dict[str, Any]:
+    """A solo deal played until seat 0 has put a card down (not confirmed) at a Location where another card of its
+    hand may still go."""
+
+    def ready(game: Game[Any], state: Any) -> bool:
+        if 0 not in game.awaiting(state):
+            return False
+        pending = {p["location"] for p in game.view(state, 0)["me"]["pending"]}
+        moves = [game.action_json(state, a) for a in game.legal_actions(state, 0)]
+        return any("place" in m and m["location"] in pending for m in moves)
+
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("guimenon", {}, ready, seed=seed)
+        except AssertionError:
+            return None
+
+    return first_seed(find)
+
+
+def test_with_a_card_chosen_a_tap_on_a_card_already_put_down_places_the_chosen_one_there(
+    browser: Browser, shared_server: Server
+) -> None:
+    """Choosing a card, then tapping the Location where you already put one (on that card) puts the chosen card there
+    too; it does not take the first one back. (With no card chosen, the same tap takes it back.)"""
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    start = _a_card_placed_and_another_that_fits_beside_it()
+    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": start})
+    pending = page.locator(".gm-pending")
+    expect(pending).to_have_count(1)
+    first = pending.first.get_attribute("data-testid")
+    loc = page.locator(".gm-loc").filter(has=pending)
+    for k in range(page.locator("[data-testid=gm-hand] .gm-playable").count()):
+        page.locator("[data-testid=gm-hand] .gm-playable").nth(k).click()
+        if loc.and_(page.locator(".gm-target")).count():
+            break
+    else:
+        raise AssertionError("the start point has a card that may go beside the one put down")
+    pending.first.click()
+    expect(pending).to_have_count(2)
+    expect(page.get_by_test_id(str(first))).to_be_visible()
+    # With nothing chosen, a tap on a card put down takes it back.
+    page.get_by_test_id(str(first)).click()
+    expect(pending).to_have_count(1)
+    expect(page.get_by_test_id(str(first))).to_have_count(0)
     assert client.errors == []
     client.close()

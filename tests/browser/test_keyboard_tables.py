@@ -14,7 +14,7 @@ from start_points import first_seed, start_point
 from sefode.engine import Game
 
 from .conftest import Server
-from .helpers import TURN_TIMEOUT_MS, enter_nickname, open_client, open_solo, table_version, wait_ready
+from .helpers import TURN_TIMEOUT_MS, enter_nickname, open_client, open_solo, snap, table_version, wait_ready
 
 # The focus group of the focused element ("hand", "piles", "bid", "board"), or what holds the focus otherwise.
 FOCUS = """() => {
@@ -75,8 +75,8 @@ TRASH_MINE = """() => {
 TRASH_TARGET = "[data-testid^=pile-][data-legal='1'], [data-testid=new-pile][data-legal='1']"
 
 
-def test_one_mans_trash_is_played_with_the_keyboard(browser: Browser, server: Server, artifacts: Path) -> None:
-    client = open_client(browser, server.url)
+def test_one_mans_trash_is_played_with_the_keyboard(browser: Browser, shared_server: Server, artifacts: Path) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     _solo(page, "trash", bots=2)
     played = {"pile": 0, "draw": 0}
@@ -115,7 +115,7 @@ def test_one_mans_trash_is_played_with_the_keyboard(browser: Browser, server: Se
         page.wait_for_function(NEWER, arg=before, timeout=TURN_TIMEOUT_MS)
         assert _focused(page) in ("hand", "piles")
     assert played["pile"] >= 1, played  # a card went on a pile (or a new one) with Enter on a role=button pile
-    page.screenshot(path=str(artifacts / "trash-keyboard-360x740.png"))
+    snap(page, artifacts / "trash-keyboard-360x740.png")
     assert client.errors == []
     client.close()
 
@@ -129,8 +129,8 @@ KING_ACTIONABLE = """() => {
 }"""
 
 
-def test_king_is_played_with_the_keyboard(browser: Browser, server: Server, artifacts: Path) -> None:
-    client = open_client(browser, server.url)
+def test_king_is_played_with_the_keyboard(browser: Browser, shared_server: Server, artifacts: Path) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     _solo(page, "king", bots=3)
     cards_played = 0
@@ -150,7 +150,7 @@ def test_king_is_played_with_the_keyboard(browser: Browser, server: Server, arti
         page.wait_for_function(NEWER, arg=before, timeout=TURN_TIMEOUT_MS)
         assert _focused(page) != "body"
     assert cards_played >= 4
-    page.screenshot(path=str(artifacts / "king-keyboard-360x740.png"))
+    snap(page, artifacts / "king-keyboard-360x740.png")
     assert client.errors == []
     client.close()
 
@@ -163,8 +163,8 @@ GM_TURN = """() => {
 }"""
 
 
-def test_guimenon_is_played_with_the_keyboard(browser: Browser, server: Server, artifacts: Path) -> None:
-    client = open_client(browser, server.url)
+def test_guimenon_is_played_with_the_keyboard(browser: Browser, shared_server: Server, artifacts: Path) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     _solo(page, "guimenon")
     placed = 0
@@ -204,7 +204,7 @@ def test_guimenon_is_played_with_the_keyboard(browser: Browser, server: Server, 
         page.keyboard.press("Enter")
         page.wait_for_function(NEWER, arg=before, timeout=TURN_TIMEOUT_MS)
     assert placed >= 1
-    page.screenshot(path=str(artifacts / "guimenon-keyboard-360x740.png"))
+    snap(page, artifacts / "guimenon-keyboard-360x740.png")
     assert client.errors == []
     client.close()
 

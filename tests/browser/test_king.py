@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from start_points import first_seed, start_point
 
 from sefode.engine import Game
@@ -87,11 +87,11 @@ def _last_hand_human_chooses_trunfo() -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     pt = catalogue("pt-BR")
     rng = random.Random(11)
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")  # no transitions for the screenshots to wait out
     page.goto("/")
@@ -102,7 +102,7 @@ def test_solo_king_match_against_three_bots_is_played_in_the_page_to_the_end(
     page.get_by_test_id("solo-bots").select_option("3")
     # The match starts at its last hand, the human to choose their one Trunfo (tests/start_points.py played the 11
     # hands before it with the engine): then the trump picker, 13 tricks and the end, in the page.
-    open_solo(page, server.url, "Ana", {"game": "king", "bots": 3, "start": _last_hand_human_chooses_trunfo()})
+    open_solo(page, shared_server.url, "Ana", {"game": "king", "bots": 3, "start": _last_hand_human_chooses_trunfo()})
     expect(page.get_by_test_id("table")).to_have_attribute("data-game", "king")
     expect(page.get_by_test_id("hand-number")).to_contain_text("12/12")
     expect(page.locator("[data-testid^=seat-][data-seat]")).to_have_count(4)
@@ -291,3 +291,78 @@ def test_private_king_room_of_four_humans_plays_a_hand(browser: Browser, server:
     shoot(clients[1].page, artifacts, "king-08-four-humans")
     for client in clients:
         client.close()
+
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 800}
+WORDS_BROKEN = """(root) => {
+  // Words of the sheet's header and hand column drawn on more than one line (a name or a contract cut mid-word).
+  const broken = [];
+  for (const cell of root.querySelectorAll('thead th, tbody td:first-child')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s\\u00a0]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def _human_chooses_a_late_contract(game: Game[Any], state: Any) -> bool:
+    view = game.view(state, 0)
+    return bool(view["hand_number"] >= 9 and view["phase"] == "choosing" and game.awaiting(state) == {0})
+
+
+LARGER_TEXT = """new MutationObserver((_, watch) => {
+  if (!document.documentElement) return;
+  document.documentElement.style.fontSize = '130%';
+  watch.disconnect();
+}).observe(document, { childList: true });"""
+
+
+@pytest.mark.parametrize("font", [100, 130])
+def test_the_trump_is_to_be_chosen_during_the_contract_choice_and_the_sumula_fits_the_laptop_side_pane(
+    font: int, browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Issue 22: while the contract is chosen the trump chip says it is still to be chosen (not "no trump"), and on a
+    laptop the súmula's four columns of points fit the side pane, with no name or contract cut in the middle of a
+    word (seed 2: "Duas Últimas" and a long name in the header), at the normal text size and at 130% (where it
+    scrolled sideways by 26 px)."""
+    pt = catalogue("pt-BR")
+    point = start_point("king", {}, _human_chooses_a_late_contract, seed=2)
+    context = browser.new_context(viewport=LAPTOP, base_url=shared_server.url, locale="pt-BR", reduced_motion="reduce")
+    if font == 130:
+        context.add_init_script(LARGER_TEXT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_solo(
+        page, shared_server.url, "Ana Beatriz Albuquerque", {"game": "king", "bots": 3, "level": "easy", "start": point}
+    )
+    expect(page.get_by_test_id("contract-panel")).to_be_visible()
+    trump = page.get_by_test_id("trump")
+    expect(trump).to_have_text(f"{pt['king.trump']}: {pt['king.trump_pending']}")
+    expect(trump).not_to_contain_text(pt["king.no_trump"])
+    box = page.get_by_test_id("score-sheet-box")
+    expect(box).to_be_visible()
+    expect(page.get_by_test_id("sheet-row-8").locator("td").first).not_to_have_text("8.")
+    fit = box.evaluate(
+        """(b) => {
+          const right = b.getBoundingClientRect().right;
+          return { over: b.scrollWidth - b.clientWidth,
+                   out: [...b.querySelectorAll('thead th')].filter((th) => th.getBoundingClientRect().right > right + 1)
+                     .map((th) => th.textContent) };
+        }"""
+    )
+    assert fit == {"over": 0, "out": []}, fit
+    assert box.evaluate(WORDS_BROKEN) == []
+    # A header cut short says the whole name in its tooltip.
+    assert page.get_by_test_id("sheet-head-0").get_attribute("title") == "Ana Beatriz Albuquerque (você)"
+    shoot(page, artifacts, f"king-contract-trump-pending-{font}", sizes=(MOBILE, LAPTOP))
+    assert errors == []
+    context.close()

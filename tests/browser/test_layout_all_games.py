@@ -28,7 +28,7 @@ from start_points import first_seed, start_point
 from sefode.engine import Game
 
 from .conftest import MOBILE, ROOT, Server
-from .helpers import SETTLED, open_solo
+from .helpers import SETTLED, open_solo, snap
 from .layout import Layout, problems
 
 WIDE: ViewportSize = {"width": 1366, "height": 800}
@@ -88,7 +88,9 @@ GUIMENON = Layout(
     ),
     container="[data-testid^=gm-location-]",
     contained=(".gm-locname", ".gm-side", ".gm-stars"),
-    texts=(".gm-cardname", ".gm-locname"),
+    texts=(".gm-cardname", ".gm-locname", ".gm-ctrl"),
+    words=(".gm-cardname", ".gm-locname", ".gm-ctrl"),
+    whole=("[data-testid^=gm-loc-]",),
 )
 
 HAND = "[data-testid=my-hand] [data-card]"
@@ -310,10 +312,10 @@ def _look(page: Page, case: Case, folder: Path, font: int) -> list[str]:
         page.set_viewport_size(size)
         page.evaluate(SETTLED)  # the layout after the resize (the table refits on resize)
         width = size["width"]
-        page.screenshot(path=str(folder / f"{case.name}-{case.state}-{width}-{font}.png"))
+        snap(page, folder / f"{case.name}-{case.state}-{width}-{font}.png")
         if font == 100 and case.docs and os.environ.get("SEFODE_DOCS_SCREENSHOTS") == "1":
             DOCS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(DOCS / f"{case.name}-{case.state}-{width}.png"))
+            page.screenshot(path=str(DOCS / f"{case.name}-{case.state}-{width}.png"))  # asked for: always written
         found += [f"{font}% font, {width}px: {p}" for p in _steady_problems(page, case)]
     return found
 
@@ -384,7 +386,7 @@ def test_the_end_of_hand_summary_gives_way_to_your_bid(
     page.locator(PLAYABLE).first.click()
     page.wait_for_selector(BID)
     page.evaluate(SETTLED)
-    page.screenshot(path=str(artifacts / "next-bid-360.png"))
+    snap(page, artifacts / "next-bid-360.png")
     assert page.get_by_test_id("hand-summary").count() == 0, "the summary covers the table while your bid is due"
     assert problems(page, FODINHA, (HAND, "[data-testid=bid-panel]")) == []
     context.close()

@@ -5,16 +5,19 @@ starts (``Element.animate``) and the test reads the count once the new state is 
 
 from __future__ import annotations
 
+import copy
+import json
+import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, ViewportSize, expect
-from start_points import start_point
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute, expect
+from start_points import first_seed, start_point
 
 from sefode.engine import Game
 
 from .conftest import MOBILE, Server
-from .helpers import catalogue, open_solo, table_version
+from .helpers import catalogue, open_solo, snap, table_version
 
 PT = catalogue("pt-BR")
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
@@ -105,7 +108,7 @@ def test_king_leave_the_table_asks_first_then_a_bot_plays_the_seat_to_the_end(
     expect(dialog).to_contain_text(PT["king.leave_confirm"])
     for size in (MOBILE, LAPTOP):  # leave-<width>.png, copied to docs/screenshots/
         page.set_viewport_size(size)
-        page.screenshot(path=str(artifacts / f"leave-{size['width']}.png"))
+        snap(page, artifacts / f"leave-{size['width']}.png")
     page.set_viewport_size(MOBILE)
     page.get_by_test_id("confirm-cancel").click()
     expect(page.get_by_test_id("leave-match")).to_be_visible()
@@ -201,3 +204,270 @@ def test_motion_moves_cards_to_the_table_and_the_trick_to_its_winner_and_deals_w
             assert out["dealt"] == 13, out
             assert 0 < out["longest"] <= 300, out
         context.close()
+
+
+WATCH_TRICK_MOVES = """
+(() => {
+  window.__moves = [];
+  const base = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const card = this.dataset ? this.dataset.card || null : null;
+    const inTakenTrick = Boolean(this.closest && this.closest('[data-testid=trick-resolve]'));
+    window.__moves.push({ card, ghost: this.classList.contains('motion-ghost'), inTakenTrick });
+    return base.apply(this, args);
+  };
+})();
+"""
+
+
+def _errors_of(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def _seat0_plays_the_next_to_last_card(game: Game[Any], state: Any) -> bool:
+    view = game.view(state, 0)
+    return bool(
+        view["phase"] == "playing"
+        and game.awaiting(state) == {0}
+        and view["cards"] >= 2
+        and len(view["hands"][0]) >= 2
+        and len(view["trick"]) == view["seats"] - 2
+    )
+
+
+def test_se_fode_the_last_card_of_a_trick_played_by_another_seat_travels_before_the_trick_is_taken(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Issue 22: in Se Fode a bot's card that completes the trick is seen coming from its seat into the taken trick
+    (which then slides to its winner, no longer than any other move); nothing moves under reduced motion."""
+    point = start_point("fodinha", {"players": 4}, _seat0_plays_the_next_to_last_card, seed=1)
+    for reduced in (False, True):
+        context, page, errors = _watched_page(browser, shared_server, reduced, WATCH_TRICK_MOVES)
+        open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
+        card = page.locator("[data-testid=my-hand] button.card.playable").first
+        expect(card).to_be_visible()
+        mine = card.get_attribute("data-card")
+        before = table_version(page)
+        page.evaluate("() => { window.__moves = []; }")
+        card.click()
+        # My card, then the bot's that completes the trick: two states drawn.
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 2", arg=before
+        )
+        if reduced:
+            assert page.evaluate("() => window.__moves") == []
+        else:
+            # The card that lands in the taken trick fades in where it is drawn while its copy travels from the seat.
+            page.wait_for_function("() => window.__moves.some((m) => m.inTakenTrick && m.card)")
+            snap(page, artifacts / "last-card-travelling-360.png")
+            moves = page.evaluate("() => window.__moves")
+            landed = {m["card"] for m in moves if m["inTakenTrick"] and m["card"]}
+            assert landed - {mine}, moves
+            for name in landed - {mine}:
+                assert any(m["ghost"] and m["card"] == name for m in moves), moves
+            limits = page.evaluate(
+                """async () => {
+                  const table = await import('/games/fodinha/client/table.js');
+                  const motion = await import('/static/js/motion.js');
+                  return { collect: table.TRICK_COLLECT_MS, max: motion.MAX_MS };
+                }"""
+            )
+            assert 0 < limits["collect"] <= limits["max"], limits
+        assert errors == []
+        context.close()
+
+
+WATCH_MOTION = """
+(() => {
+  // Every move started (Element.animate: a travelling copy, or the card fading in where it lands) and every CSS
+  // pop-in that starts on a card (animationstart), with the card it is about.
+  window.__moves = [];
+  window.__pops = [];
+  const base = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const card = this.dataset ? this.dataset.card || null : null;
+    const inTakenTrick = Boolean(this.closest && this.closest('[data-testid=trick-resolve]'));
+    window.__moves.push({ card, ghost: this.classList.contains('motion-ghost'), inTakenTrick });
+    return base.apply(this, args);
+  };
+  document.addEventListener('animationstart', (event) => {
+    const card = event.target.dataset ? event.target.dataset.card || null : null;
+    if (card) window.__pops.push({ card, name: event.animationName });
+  }, true);
+})();
+"""
+
+
+def _watched_page(
+    browser: Browser, server: Server, reduced: bool, watch: str = WATCH_MOTION
+) -> tuple[BrowserContext, Page, list[str]]:
+    """A phone's page that records the table's motion (``watch``: ``WATCH_MOTION`` or ``WATCH_TRICK_MOVES``) and its
+    errors, with or without the player's wish for less motion."""
+    context = browser.new_context(
+        viewport=MOBILE,
+        base_url=server.url,
+        locale="pt-BR",
+        reduced_motion="reduce" if reduced else "no-preference",
+    )
+    page = context.new_page()
+    errors = _errors_of(page)
+    page.add_init_script(watch)
+    return context, page, errors
+
+
+def _seat0_plays_the_last_card_of_a_trick(game: Game[Any], state: Any) -> bool:
+    view = game.view(state, 0)
+    return bool(
+        view["phase"] == "playing"
+        and game.awaiting(state) == {0}
+        and len(view["hands"][0]) >= 2
+        and len(view["trick"]) == view["seats"] - 1
+    )
+
+
+def _seat0_ends_a_trick_a_bot_wins(game: Game[Any], state: Any) -> bool:
+    """Seat 0 to play the last card of a trick that a bot wins whatever seat 0 plays: the bot leads the next trick
+    while the taken one is still on the felt."""
+    if not _seat0_plays_the_last_card_of_a_trick(game, state):
+        return False
+    for action in game.legal_actions(state, 0):
+        events = game.apply(copy.deepcopy(state), 0, action)
+        if any(ev.get("type") == "trick" and ev.get("winner") in (None, 0) for ev in events):
+            return False
+    return True
+
+
+WAITED = """async () => {
+  // Once the taken trick has gone and the table is drawn again: the card of the next trick that waited under it.
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return [...document.querySelectorAll('[data-testid=trick-area] > .card')].map((el) => el.dataset.card);
+}"""
+
+
+def _events_of(text: str) -> list[str]:
+    data = json.loads(text)
+    events = data.get("events") if isinstance(data, dict) else None
+    return [str(ev.get("type")) for ev in events or [] if isinstance(ev, dict)]
+
+
+def _lead_with_the_taken_trick(ws: WebSocketRoute) -> None:
+    """The page's WebSocket through the test: the message that ends a trick is held back, with whatever follows it,
+    until the next card is played, and then all are passed on in order. So the winner's lead always reaches the page
+    while the taken trick is on the felt, however long the bot (or a loaded machine) takes."""
+    server = ws.connect_to_server()
+    held: list[str] = []
+
+    def to_page(message: str | bytes) -> None:
+        text = message.decode() if isinstance(message, bytes) else message
+        kinds = _events_of(text)
+        if not held and "trick" not in kinds:
+            ws.send(text)
+            return
+        held.append(text)
+        # A card played after the trick's end (in a later message, or after it in the same one): all go on.
+        since = kinds[len(kinds) - kinds[::-1].index("trick") :] if "trick" in kinds else kinds
+        if "play" in since:
+            for item in held:
+                ws.send(item)
+            held.clear()
+
+    server.on_message(to_page)
+    ws.on_message(lambda message: server.send(message))
+
+
+def test_se_fode_the_next_lead_played_while_the_trick_is_taken_travels_in_once_the_trick_has_gone(
+    browser: Browser, shared_server: Server
+) -> None:
+    """Issue 22: a bot that wins a trick leads the next while the taken trick is still shown; its card waits hidden
+    under the taken trick and, once that has slid to its winner, is seen travelling from the bot's seat (before, it
+    just appeared, after popping in half-hidden behind the taken trick). Under reduced motion nothing moves."""
+    point = _fodinha_point(_seat0_ends_a_trick_a_bot_wins)
+    for reduced in (False, True):
+        context, page, errors = _watched_page(browser, shared_server, reduced)
+        page.route_web_socket(re.compile(r"/ws$"), _lead_with_the_taken_trick)
+        open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
+        card = page.locator("[data-testid=my-hand] button.card.playable").first
+        expect(card).to_be_visible()
+        mine = card.get_attribute("data-card")
+        page.evaluate("() => { window.__moves = []; window.__pops = []; }")
+        card.click()
+        expect(page.get_by_test_id("trick-resolve")).to_have_count(1)
+        # The winner's lead is drawn (hidden) under the taken trick, then the taken trick goes.
+        page.wait_for_selector(".trick-area.resolving > .card[data-motion=still]", state="attached")
+        expect(page.get_by_test_id("trick-resolve")).to_have_count(0)
+        page.wait_for_selector(".trick-area:not(.resolving) > .card")
+        lead = page.evaluate(WAITED)
+        moves = page.evaluate("() => window.__moves")
+        pops = page.evaluate("() => window.__pops")
+        if reduced:
+            assert moves == [] and pops == [], (moves, pops)
+        else:
+            assert lead and mine not in lead
+            for name in lead:
+                assert any(m["ghost"] and m["card"] == name for m in moves), (lead, moves)
+                # It fades in as it lands.
+                assert any(not m["ghost"] and m["card"] == name for m in moves), (lead, moves)
+            assert not {p["card"] for p in pops} & set(lead), (lead, pops)
+        assert errors == []
+        context.close()
+
+
+def test_se_fode_your_card_that_ends_a_trick_travels_into_it_and_no_card_both_travels_and_pops_in(
+    browser: Browser, shared_server: Server
+) -> None:
+    """Issue 22: the card that ends a trick is drawn in the taken trick (the felt's trick is already the next one);
+    yours is seen travelling there from your hand like any other before the trick slides to its winner. A card that
+    travels does not also pop in where it lands (the table's ``.fresh`` animation): one motion per card. Under reduced
+    motion nothing moves."""
+    players = 4
+    for until in (_seat0_plays_the_last_card_of_a_trick, _seat0_leads):
+        point = _fodinha_point(until)
+        for reduced in (False, True):
+            context, page, errors = _watched_page(browser, shared_server, reduced)
+            body = {"game": "fodinha", "bots": players - 1, "level": "easy", "start": point}
+            open_solo(page, shared_server.url, "Ana", body)
+            card = page.locator("[data-testid=my-hand] button.card.playable").first
+            expect(card).to_be_visible()
+            mine = card.get_attribute("data-card")
+            before = table_version(page)
+            page.evaluate("() => { window.__moves = []; window.__pops = []; }")
+            card.click()
+            if until is _seat0_leads:
+                # My card, then the three bots' cards, the last one ending the trick.
+                page.wait_for_function(
+                    "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 4", arg=before
+                )
+            else:
+                page.wait_for_function(
+                    "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before
+                )
+            moves = page.evaluate("() => window.__moves")
+            pops = page.evaluate("() => window.__pops")
+            if reduced:
+                assert moves == [] and pops == [], (moves, pops)
+            else:
+                travelled = {m["card"] for m in moves if m["ghost"]}
+                if until is _seat0_plays_the_last_card_of_a_trick:
+                    # Mine lands in the taken trick: its copy travels there, and it fades in as it lands.
+                    assert mine in travelled, moves
+                    assert any(m["card"] == mine and m["inTakenTrick"] and not m["ghost"] for m in moves), moves
+                else:
+                    assert mine in travelled, moves  # (it popped in too, before)
+                # One motion per card: none that travelled also popped in.
+                assert not travelled & {p["card"] for p in pops}, (moves, pops)
+            assert errors == []
+            context.close()
+
+
+def _fodinha_point(until: Any) -> dict[str, Any]:
+    """The first seed's start point of a four-player Se Fode match where ``until`` holds."""
+
+    def find(seed: int) -> dict[str, Any] | None:
+        try:
+            return start_point("fodinha", {"players": 4}, until, seed=seed)
+        except AssertionError:
+            return None
+
+    return first_seed(find)

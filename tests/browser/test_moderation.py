@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, Response, ViewportSize, expect
 from websockets.sync.client import connect
 
 from sefode.cli import main as cli
 
 from .conftest import MOBILE, Server
-from .helpers import Client, api, catalogue, unique, wait_ready
+from .helpers import Client, api, catalogue, snap, unique, wait_ready
 from .test_table_experience import _axe
 
 PT = catalogue("pt-BR")
@@ -60,9 +60,13 @@ def test_a_moderator_reads_a_report_and_mutes_with_a_reason_from_the_keyboard(
     page = client.page
     page.goto("/")
     wait_ready(page)
+    expect(page.get_by_test_id("nav-mod")).to_be_hidden()  # a guest's menu has no moderators' page
     page.evaluate(f"() => localStorage.setItem('sefode.token', {json.dumps(mod_token)})")
-    page.goto("/mod")
+    page.goto("/")
     wait_ready(page)
+    # A moderator's menu has the moderators' page, and it opens from there.
+    page.get_by_test_id("nav-mod").click()
+    expect(page).to_have_url(f"{server.url}/mod")
     expect(page.get_by_role("heading", name=PT["mod.title"], exact=True)).to_be_visible()
     report = page.get_by_test_id("mod-report")
     expect(report).to_contain_text("vocês jogam muito mal")
@@ -89,7 +93,7 @@ def test_a_moderator_reads_a_report_and_mutes_with_a_reason_from_the_keyboard(
         page.set_viewport_size(size)
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"/mod at {size['width']}px is {overflow}px wider than the screen"
-        page.screenshot(path=str(artifacts / f"moderation-{size['width']}.png"), full_page=True)
+        snap(page, artifacts / f"moderation-{size['width']}.png", full_page=True)
     assert client.errors == []
 
     # A plain account: one plain line, no form.
@@ -97,9 +101,14 @@ def test_a_moderator_reads_a_report_and_mutes_with_a_reason_from_the_keyboard(
     page.evaluate(f"() => localStorage.setItem('sefode.token', {json.dumps(other_token)})")
     page.goto("/mod")
     wait_ready(page)
+    expect(page.get_by_test_id("nav-mod")).to_be_hidden()
     expect(page.get_by_test_id("mod-refused")).to_have_text(PT["mod.only_moderators"])
     expect(page.get_by_test_id("mod-form")).to_have_count(0)
     context.close()
+
+
+def _report_filed(response: Response) -> bool:
+    return response.request.method == "POST" and response.url.endswith("/api/reports")
 
 
 def test_the_report_controls_on_a_seat_and_a_chat_message_file_reports_with_the_servers_chat(
@@ -130,7 +139,9 @@ def test_the_report_controls_on_a_seat_and_a_chat_message_file_reports_with_the_
         expect(report).to_be_visible()
         expect(page.get_by_role("button", name=PT["report.named"].replace("{name}", ana))).to_have_count(0)  # not me
         report.click()
-        page.get_by_test_id("confirm-ok").click()
+        with page.expect_response(_report_filed) as filed:
+            page.get_by_test_id("confirm-ok").click()
+        assert filed.value.ok
         expect(page.locator("#toast")).to_have_text(PT["report.sent"])
         # And one message: the flag beside Bia's chat line names her message.
         if page.get_by_test_id("tab-chat").is_visible():
@@ -138,7 +149,10 @@ def test_the_report_controls_on_a_seat_and_a_chat_message_file_reports_with_the_
         flag = page.get_by_role("button", name=PT["report.message_named"].replace("{name}", bia))
         expect(flag).to_have_count(1)
         flag.click()
-        page.get_by_test_id("confirm-ok").click()
+        # The toast still says "sent" from the first report: the wait is on the second report's own answer.
+        with page.expect_response(_report_filed) as filed:
+            page.get_by_test_id("confirm-ok").click()
+        assert filed.value.ok
         expect(page.locator("#toast")).to_have_text(PT["report.sent"])
     seat, message = api(f"{server.url}/api/mod/reports", "GET", mod_token)["reports"]
     for filed in (seat, message):

@@ -16,12 +16,11 @@ from sefode.client import Client as SdkClient
 from sefode.client import RoomUpdate, ServerError
 
 from .conftest import MOBILE, Server
-from .helpers import api, catalogue, open_client, shoot, unique, wait_ready
+from .helpers import api, catalogue, open_client, shoot, snap, unique, wait_ready
 
 PT: dict[str, str] = catalogue("pt-BR")
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 WAIT_S = 60
-
 
 
 def _bot_sits(url: str, token: str, room_id: str, seat: int) -> RoomUpdate | ServerError:
@@ -81,7 +80,7 @@ def test_the_owner_lets_outside_bots_sit_or_not_from_the_create_form(
     shoot(page, artifacts, "create-form", (MOBILE, WIDE))
     for size in (MOBILE, WIDE):
         page.set_viewport_size(size)
-        form.screenshot(path=str(artifacts / f"create-form-only-{size['width']}x{size['height']}.png"))
+        snap(form, artifacts / f"create-form-only-{size['width']}x{size['height']}.png")
     page.set_viewport_size(MOBILE)
 
     open_id = _create_room(page, "Com robôs", outside_bots=True)

@@ -85,16 +85,16 @@ def coach_answer(route: Route) -> None:
 
 
 def test_a_solo_match_its_tip_its_fair_check_and_its_replay_speak_player_words(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     pt = catalogue("pt-BR")
     rng = random.Random(4)
-    client, console = watched(browser, server)
+    client, console = watched(browser, shared_server)
     page = client.page
     page.emulate_media(reduced_motion="reduce")
     page.add_init_script("localStorage.setItem('sefode.coach', 'on');")
     page.route("**/api/rooms/*/coach*", coach_answer)
-    open_solo(page, server.url, "Ana", {"bots": 1, "options": {"players": 2, "lives": 2, "max_cards": 2}})
+    open_solo(page, shared_server.url, "Ana", {"bots": 1, "options": {"players": 2, "lives": 2, "max_cards": 2}})
 
     # A move in words names its cards as the table draws them, whatever the game (cards.js moveText).
     moves = page.evaluate(
@@ -186,15 +186,15 @@ def test_a_solo_match_its_tip_its_fair_check_and_its_replay_speak_player_words(
 
 
 def test_guimenon_log_and_replay_name_the_cards_in_player_words(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     ids = [c["id"] for c in json.loads((ROOT / "sefode/games/guimenon/client/cards.json").read_text())["cards"]]
     internal = re.compile(r"@\d|\bseat \d|\b(?:" + "|".join(map(re.escape, ids)) + r")\b")
-    client, console = watched(browser, server)
+    client, console = watched(browser, shared_server)
     page = client.page
     # Turn 5 of 6, both seats to move (a start point: tests/start_points.py); the page confirms to the end.
     start = start_point("guimenon", {}, lambda game, state: game.view(state, 0)["turn"] == 5)
-    open_solo(page, server.url, "Ana", {"game": "guimenon", "bots": 1, "start": start})
+    open_solo(page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "start": start})
     bad: list[str] = []
     for _ in range(20):
         kind = page.wait_for_function(
@@ -279,11 +279,11 @@ def test_the_leaderboard_says_score_in_player_words_with_the_method_one_tap_away
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_rules_page_fits_a_phone_in_player_words_with_no_console_error(
-    browser: Browser, server: Server, artifacts: Path, lang: str
+    browser: Browser, shared_server: Server, artifacts: Path, lang: str
 ) -> None:
-    client, console = watched(browser, server, lang)
+    client, console = watched(browser, shared_server, lang)
     page = client.page
-    specs = api(f"{server.url}/api/games", "GET")["games"]
+    specs = api(f"{shared_server.url}/api/games", "GET")["games"]
     pages = [p for spec in specs for p in spec["rules"]]
     assert {"sefode", "7letras", "king", "trash", "guimenon"} <= set(pages)
     bad: list[str] = []
@@ -305,12 +305,12 @@ def test_every_rules_page_fits_a_phone_in_player_words_with_no_console_error(
 
 @pytest.mark.parametrize(("lang", "shape"), [("pt-BR", r"\d{2}:\d{2}"), ("en", r"\d{2}:\d{2}\s?[AP]M")])
 def test_chat_times_follow_the_chosen_language_not_the_browsers(
-    browser: Browser, server: Server, lang: str, shape: str
+    browser: Browser, shared_server: Server, lang: str, shape: str
 ) -> None:
     """The browser's locale is pt-BR (open_client); the time beside a chat message follows the page's language."""
-    client, console = watched(browser, server, lang)
+    client, console = watched(browser, shared_server, lang)
     page = client.page
-    open_solo(page, server.url, "Ana", {"bots": 1, "options": {"players": 2}})
+    open_solo(page, shared_server.url, "Ana", {"bots": 1, "options": {"players": 2}})
     page.get_by_test_id("tab-chat").click()
     page.get_by_test_id("chat-input").fill("oi")
     page.get_by_test_id("chat-send").click()

@@ -33,7 +33,6 @@ def analysis_server(tmp_path: Path) -> Iterator[Server]:
     yield from make_server(tmp_path, SEFODE_ANALYSIS_BUDGET_S="8")
 
 
-
 def greedy(state: State) -> dict[str, Any]:
     """The highest bid on offer (a deliberate overbid with weak cards), else the first legal card."""
     bids = [a.action for a in state.legal if "bid" in a.action]

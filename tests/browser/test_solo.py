@@ -57,10 +57,10 @@ def _seat_0_bids(game: Game[Any], state: Any) -> bool:
 
 
 def test_solo_match_against_three_bots_is_played_in_the_page_to_the_end(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     rng = random.Random(3)
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")  # a trick stays on show 0.4 s instead of 1.45 s
     page.goto("/")
@@ -78,7 +78,7 @@ def test_solo_match_against_three_bots_is_played_in_the_page_to_the_end(
     # Its end: a solo table of the same options started at the human's last bid of a match the engine played
     # (tests/start_points.py), played to the end in the page instead of the ten hands before it.
     start = before_the_end("fodinha", {"players": 4}, where=_seat_0_bids)
-    open_solo(page, server.url, "Ana", {"bots": 3, "options": {"players": 4}, "start": start})
+    open_solo(page, shared_server.url, "Ana", {"bots": 3, "options": {"players": 4}, "start": start})
     expect(page.locator("[data-testid^=seat-][data-seat]")).to_have_count(4)
     decisions += _play(page, rng, artifacts, seen)
 

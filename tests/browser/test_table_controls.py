@@ -19,7 +19,7 @@ def test_seven_letras_pause_show_hand_tricks_by_winner_and_leave_forfeits(
 ) -> None:
     rng = random.Random(2)
     # Less motion: a taken trick stays 0.4 s on the felt (this test watches many go by).
-    client = open_client(browser, shared_server.url, reduced_motion=True)
+    client = open_client(browser, shared_server.url, reduced_motion=True, record_frames=True)
     page = client.page
     page.goto("/")
     wait_ready(page)
@@ -64,18 +64,22 @@ def test_seven_letras_pause_show_hand_tricks_by_winner_and_leave_forfeits(
     for card in cards:
         expect(shown_line).to_contain_text(card[:-1] + symbols[card[-1]])
 
-    # Play on until some tricks were taken: they are listed under whoever took them.
+    # Play on until some tricks were taken: they are listed under whoever took them. The view does not carry the
+    # match's tricks: the pane, once shown, asks the server for them (a `past` message) and again as play goes on.
+    page.get_by_test_id("tab-tricks").click()
+    rows = page.locator("[data-testid=pane-tricks] .trick-row")
     for _ in range(30):
         kind = wait_actionable(page)
         assert kind != "over"
         take_turn(page, rng, kind)
-        if page.locator("[data-testid=pane-tricks] .trick-row").count() >= 3:
+        if rows.count() >= 3:
             break
-    page.get_by_test_id("tab-tricks").click()
+    expect(rows.nth(2)).to_be_attached()
     groups = page.locator("[data-testid=pane-tricks] details.trick-group")
     assert groups.count() >= 1
-    rows = page.locator("[data-testid=pane-tricks] .trick-row")
-    assert rows.count() >= 3
+    states = [f for f in client.frames if f.get("type") == "state"]
+    assert states and not any("match_tricks" in f["view"] for f in states)
+    assert any(f.get("type") == "past" and f["past"]["match_tricks"] for f in client.frames)
     shoot(page, artifacts, "tricks-by-winner")
 
     # Leaving asks for a confirmation; cancelling keeps the seat, confirming forfeits it.

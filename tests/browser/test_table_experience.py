@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, expect
 
 from .conftest import DESKTOP, MOBILE, Server
-from .helpers import catalogue, open_client, table_version, wait_actionable, wait_ready
+from .helpers import catalogue, open_client, snap, table_version, wait_actionable, wait_ready
 from .test_table_layout import DRIVE, _solo
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -101,13 +101,13 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
     page.wait_for_selector("[data-testid=replay-page], [data-testid=replay]", timeout=10_000)
     page.wait_for_timeout(300)  # the replay draws its hands after loading (not an assertion)
     found += _axe(page, "replay")
-    page.screenshot(path=str(artifacts / "replay-360x740.png"), full_page=True)
+    snap(page, artifacts / "replay-360x740.png", full_page=True)
     for path, name in (("/leaderboard", "leaderboard"), ("/profile", "profile"), ("/no/such/page", "not found")):
         page.goto(path)
         wait_ready(page)
         page.wait_for_load_state("networkidle")
         found += _axe(page, name)
-        page.screenshot(path=str(artifacts / f"{name.replace(' ', '-')}-360x740.png"), full_page=True)
+        snap(page, artifacts / f"{name.replace(' ', '-')}-360x740.png", full_page=True)
     (artifacts / "axe.txt").write_text("\n".join(repr(v) for v in found) + "\n")
     assert found == []
     context.close()
@@ -183,7 +183,7 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
             focused = page.evaluate("() => document.activeElement.matches('button.card.playable:not([disabled])')")
             assert focused
             if shots < 2:
-                page.screenshot(path=str(artifacts / f"keyboard-{shots}-360x740.png"))
+                snap(page, artifacts / f"keyboard-{shots}-360x740.png")
                 shots += 1
             page.keyboard.press("Enter")
         page.wait_for_function(NEWER, arg=before)
@@ -191,7 +191,7 @@ def test_a_whole_solo_match_is_played_with_the_keyboard_alone_and_the_console_st
         # moves, the end of a hand, the one-card hand once its card is played): never thrown back to the page.
         assert page.evaluate("() => window.__lostFocus") == []
     expect(page.get_by_test_id("end-overlay").get_by_test_id("placements")).to_be_visible()
-    page.screenshot(path=str(artifacts / "keyboard-end-360x740.png"))
+    snap(page, artifacts / "keyboard-end-360x740.png")
     assert noise == []
     assert client.errors == []
     client.close()
@@ -221,7 +221,7 @@ def test_chat_survives_a_reload_and_a_server_restart(browser: Browser, server: S
     page.get_by_test_id("tab-chat").click()
     expect(lines).to_have_count(1)
     expect(lines.first).to_contain_text("boa sorte a todos")
-    page.screenshot(path=str(artifacts / "chat-after-restart-360x740.png"))
+    snap(page, artifacts / "chat-after-restart-360x740.png")
     assert client.errors == []
     client.close()
 
@@ -251,7 +251,7 @@ def test_unknown_paths_missing_rooms_and_bad_invites_get_a_not_found_page_in_the
     expect(page.get_by_test_id("not-found-page")).to_be_visible(timeout=15_000)
     expect(page.get_by_test_id("room-error")).to_have_text(EN["error.room/not_found"])
     expect(page.get_by_test_id("not-found-home")).to_be_visible()
-    page.screenshot(path=str(artifacts / "room-not-found-360x740.png"))
+    snap(page, artifacts / "room-not-found-360x740.png")
     page.goto("/invite/not-a-real-invite")
     wait_ready(page)
     expect(page.get_by_test_id("not-found-page")).to_be_visible(timeout=15_000)

@@ -12,7 +12,7 @@ from start_points import start_point
 from sefode.engine import Game
 
 from .conftest import MOBILE, Server
-from .helpers import SETTLED, enter_nickname, open_client, open_solo, wait_ready
+from .helpers import SETTLED, enter_nickname, open_client, open_solo, snap, wait_ready
 
 WIDE: ViewportSize = {"width": 1366, "height": 800}
 
@@ -83,7 +83,7 @@ def _check_hand_in_view(page: Page, folder: Path, name: str, cards: int) -> None
         page.set_viewport_size(size)
         page.evaluate(SETTLED)  # the layout after the resize
         assert page.locator("[data-testid=my-hand] [data-card]").count() == cards
-        page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"))
+        snap(page, folder / f"{name}-{size['width']}x{size['height']}.png")
         assert page.evaluate(OUTSIDE) == [], f"cards outside the screen at {size}"
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the page is {overflow}px wider than the screen at {size}"
@@ -96,16 +96,16 @@ def _hand_20_seat_0_bids(game: Game[Any], state: Any) -> bool:
 
 
 def test_the_largest_hand_stays_inside_the_screen_while_bidding_and_playing(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     page.emulate_media(reduced_motion="reduce")  # shorter trick pauses while playing
     # The match starts at the 20-card hand (2 decks, 4 players), the human to bid: the hands before it were played
     # by the engine (tests/start_points.py), not in the page.
     options = {"players": 4, "decks": 2, "lives": 99}
     start = start_point("fodinha", options, _hand_20_seat_0_bids, seed=1)
-    open_solo(page, server.url, "Ana Beatriz Albuquerque", {"bots": 3, "options": options, "start": start})
+    open_solo(page, shared_server.url, "Ana Beatriz Albuquerque", {"bots": 3, "options": options, "start": start})
     n = page.evaluate(DRIVE, [20, "bid"])
     assert n == 20, f"the drive stopped with {n}"
     expect(page.get_by_test_id("bid-panel")).to_be_visible()
@@ -121,22 +121,24 @@ def test_the_largest_hand_stays_inside_the_screen_while_bidding_and_playing(
     client.close()
 
 
-def test_no_text_on_the_table_is_under_12px_on_a_phone(browser: Browser, server: Server, artifacts: Path) -> None:
-    client = open_client(browser, server.url)
+def test_no_text_on_the_table_is_under_12px_on_a_phone(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    client = open_client(browser, shared_server.url)
     page = client.page
     _solo(page, bots=7)
     # The one-card hand (mão na testa) first, then a normal hand with cards in hand and on the felt.
     page.wait_for_selector("[data-testid=my-forehead-card]")
-    page.screenshot(path=str(artifacts / "eight-one-card-360x740.png"))
+    snap(page, artifacts / "eight-one-card-360x740.png")
     assert page.evaluate(SMALL_TEXT) == []
     n = page.evaluate(DRIVE, [2, "play"])
     assert n >= 2
-    page.screenshot(path=str(artifacts / "eight-playing-360x740.png"))
+    snap(page, artifacts / "eight-playing-360x740.png")
     assert page.evaluate(SMALL_TEXT) == []
     # At 130% font size the seats do not overlap each other.
     page.evaluate("() => { document.documentElement.style.fontSize = '130%'; }")
     page.evaluate(SETTLED)  # the layout after the change, not a guess at how long it takes
-    page.screenshot(path=str(artifacts / "eight-130pct-360x740.png"))
+    snap(page, artifacts / "eight-130pct-360x740.png")
     overlaps = page.evaluate(
         """() => {
           const seats = document.querySelectorAll('[data-testid^=seat-][data-seat]');

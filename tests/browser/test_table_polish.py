@@ -25,7 +25,7 @@ from start_points import before_the_end, first_seed, start_point
 from sefode.engine import Game
 
 from .conftest import Server
-from .helpers import TURN_TIMEOUT_MS, open_client, open_solo
+from .helpers import TURN_TIMEOUT_MS, open_client, open_solo, snap
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE: ViewportSize = {"width": 360, "height": 740}
@@ -39,13 +39,13 @@ def game_texts(game: str, lang: str = "pt-BR") -> dict[str, str]:
     return data
 
 
-def snap(page: Page, folder: Path, game: str, state: str) -> None:
+def shots(page: Page, folder: Path, game: str, state: str) -> None:
     """The viewport (not the whole page: small files) at the phone's and the laptop's size; the size is restored."""
     original = page.viewport_size or PHONE
     for size in (PHONE, LAPTOP):
         page.set_viewport_size(size)
         page.evaluate(SETTLED)
-        page.screenshot(path=str(folder / f"{game}-{state}-{size['width']}.png"), type="png")
+        snap(page, folder / f"{game}-{state}-{size['width']}.png", type="png")
     page.set_viewport_size(original)
 
 
@@ -117,7 +117,7 @@ def test_king_seat_counters_are_icons_with_labels_and_seat_text_is_12px_or_more(
         page.evaluate(SETTLED)
         smallest = page.evaluate(SMALL_TEXT, "[data-testid=table] .seat")
         assert smallest >= 12, f"seat text of {smallest}px at {size['width']}px"
-    snap(page, artifacts, "king", "play")
+    shots(page, artifacts, "king", "play")
 
     # The súmula: at 360 px its box scrolls sideways and its last column can be seen, the hand column staying put.
     page.set_viewport_size(PHONE)
@@ -166,7 +166,16 @@ def test_king_end_card_shows_the_final_sumula_and_who_won(
     page.evaluate(SETTLED)
     box = end.get_by_test_id("score-sheet-box")
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), "the final súmula is cut at 360px"
-    snap(page, artifacts, "king", "end")
+    shots(page, artifacts, "king", "end")
+    # The card links to the match's replay (as the profile does), which names the human as the table did.
+    shell = json.loads((ROOT / "sefode" / "web" / "static" / "i18n" / "pt-BR.json").read_text("utf-8"))
+    link = card.get_by_test_id("placements-replay")
+    expect(link).to_have_text(shell["end.replay"])
+    link.click()
+    replay = page.get_by_test_id("replay-page")
+    expect(replay).to_have_attribute("data-error", "")
+    expect(replay.get_by_test_id("score-sheet").locator("[data-testid^=sheet-row-]")).to_have_count(12)
+    expect(replay.get_by_test_id("replay-place-0")).to_contain_text("Ana")
     assert client.errors == []
     client.close()
 
@@ -263,7 +272,7 @@ def test_trash_tall_pile_shows_its_top_cards_whole_and_piles_say_what_a_tap_does
             break
         cards.nth(i).click()  # deselect
     assert said, "no card of the hand goes on a pile in this deal"
-    snap(page, artifacts, "trash", "pick-pile")
+    shots(page, artifacts, "trash", "pick-pile")
     # The score: a table with headers, not "3 0".
     page.get_by_test_id("tab-score").click()
     heads = page.get_by_test_id("trash-score").locator("thead th")
@@ -306,14 +315,14 @@ def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
     expect(cards).to_have_count(4)
     for i in range(4):
         cards.nth(i).click()
-    snap(page, artifacts, "trash", "four-picked")
+    shots(page, artifacts, "trash", "four-picked")
     page.locator("[data-testid^=pile-][data-tap=trash]").first.click()
     card = end_card(page)
     end = card.get_by_test_id("trash-end")
     expect(end.get_by_test_id("end-four").locator(".card")).to_have_count(4)
     head = pt["trash.end.four"].split("{name}")[1].split("(")[0]
     expect(end.get_by_test_id("end-how-text")).to_contain_text(head)
-    snap(page, artifacts, "trash", "end")
+    shots(page, artifacts, "trash", "end")
     # The replay's list of moves: readable text on its background (not dark on the dark green page).
     href = card.get_by_test_id("download-history").get_attribute("href") or ""
     match_id = re.findall(r"/api/matches/([^/]+)/history", href)[0]
@@ -326,7 +335,7 @@ def test_trash_end_card_shows_the_four_of_a_kind_and_the_replay_move_list_reads(
     expect(page.get_by_test_id("trash-replay").locator(".trash-seats li").first).to_have_text(re.compile(r"^Ana: "))
     expect(moves.filter(has_text=re.compile(r"^Ana: "))).not_to_have_count(0)
     assert "Lugar 1" not in page.evaluate("() => document.body.innerText")
-    snap(page, artifacts, "trash", "replay")
+    shots(page, artifacts, "trash", "replay")
     assert client.errors == []
     client.close()
 
@@ -370,7 +379,7 @@ def test_guimenon_card_names_are_whole_and_a_card_zooms_on_hover_and_on_long_pre
         page.set_viewport_size(size)
         page.evaluate(SETTLED)
         assert page.evaluate(NAMES_CUT) == [], f"card names cut at {size['width']}px"
-    snap(page, artifacts, "guimenon", "place")
+    shots(page, artifacts, "guimenon", "place")
 
     # Laptop: the pointer resting on a card shows it whole, beside it; leaving the card hides it.
     page.set_viewport_size(LAPTOP)
@@ -401,8 +410,62 @@ def test_guimenon_card_names_are_whole_and_a_card_zooms_on_hover_and_on_long_pre
     card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
     card.dispatch_event("click")
     assert page.locator(".gm-card.gm-selected").count() == 0
-    page.screenshot(path=str(artifacts / "guimenon-zoom-360.png"), type="png")
+    snap(page, artifacts / "guimenon-zoom-360.png", type="png")
     page.locator(".gm-head").dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    expect(zoom).to_be_hidden()
+    assert client.errors == []
+    client.close()
+
+
+def test_guimenon_a_location_zooms_on_long_press_with_its_whole_text(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    """Issue 22: on a phone at 130% text a Location's text is cut to three lines; a long press shows it whole (as a
+    card's zoom), does not also act on the Location, and the next touch closes it. A laptop's pointer resting on it
+    shows it too."""
+    gm = game_texts("guimenon")
+    client = open_client(browser, shared_server.url)
+    page = client.page
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(
+        "new MutationObserver((_, w) => { if (!document.documentElement) return;"
+        " document.documentElement.style.fontSize = '130%'; w.disconnect(); }).observe(document, { childList: true });"
+    )
+    open_solo(
+        page, shared_server.url, "Ana", {"game": "guimenon", "bots": 1, "level": "easy", "start": _guimenon_point(4)}
+    )
+    expect(page.get_by_test_id("gm-prompt")).to_be_visible()
+    face = page.locator("[data-testid^=gm-location-]:not(.gm-hidden)").first
+    expect(face).to_be_visible()
+    testid = face.get_attribute("data-testid") or ""
+    location = (face.get_attribute("data-zoom") or "").removeprefix("location:")
+    assert location, "a revealed Location can be zoomed"
+    text = gm[f"guimenon.location.{location}.text"]
+    zoom = page.get_by_test_id("gm-zoom")
+    face.scroll_into_view_if_needed()
+    face.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    expect(zoom).to_be_visible()
+    expect(zoom).to_have_attribute("data-by", "press")
+    expect(zoom).to_have_attribute("data-location", location)
+    expect(zoom.locator(".gm-locname")).to_have_text(gm[f"guimenon.location.{location}"])
+    expect(zoom.get_by_test_id("gm-zoom-location")).to_contain_text(text)
+    # Whole: the zoom's text is not clamped, and it fits the screen.
+    whole = zoom.locator(".gm-zoomloctext").evaluate("(el) => el.scrollHeight <= el.clientHeight + 1")
+    assert whole
+    box = zoom.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    face.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    snap(page, artifacts / "guimenon-location-zoom-360.png", type="png")
+    page.locator(".gm-head").dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "bubbles": True})
+    expect(zoom).to_be_hidden()
+    # Laptop: the pointer resting on the Location shows it; leaving it hides it.
+    page.set_viewport_size(LAPTOP)
+    page.evaluate(SETTLED)
+    page.get_by_test_id(testid).hover()
+    expect(zoom).to_have_attribute("data-location", location)
+    expect(zoom).to_be_visible()
+    snap(page, artifacts / "guimenon-location-zoom-1366.png", type="png")
+    page.mouse.move(2, 2)
     expect(zoom).to_be_hidden()
     assert client.errors == []
     client.close()
@@ -432,6 +495,6 @@ def test_guimenon_end_card_shows_the_final_board_and_how_it_was_won(
     forms = [re.escape(gm[k]) for k in ("guimenon.end.locations", "guimenon.end.stars", "guimenon.end.draw")]
     pattern = "|".join(re.sub(r"\\\{[a-z]+\\\}", ".+", f) for f in forms)
     expect(card.get_by_test_id("end-how-text")).to_have_text(re.compile(f"^({pattern})$"))
-    snap(page, artifacts, "guimenon", "end")
+    shots(page, artifacts, "guimenon", "end")
     assert client.errors == []
     client.close()

@@ -1,5 +1,5 @@
-"""A tap on the table is never lost to a redraw (room.js): another seat's move that arrives between the press and the
-release of a tap redraws the table, and a redraw that replaced the pressed element would make the browser fire no
+"""A tap on the table is never lost to a redraw (room-table.js): another seat's move that arrives between the press and
+the release of a tap redraws the table, and a redraw that replaced the pressed element would make the browser fire no
 click at all. The shell holds redraws while a pointer is pressed on the table and draws after the click."""
 
 from __future__ import annotations

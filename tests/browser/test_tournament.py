@@ -10,7 +10,7 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,15 +66,16 @@ def _points(placements: list[int]) -> list[int]:
     return [sum(1 for other in placements if other > place) for place in placements]
 
 
-def test_five_players_join_an_invite_room_through_their_pages_and_only_the_owner_declares_a_tournament(
+def test_players_join_an_invite_room_through_their_pages_and_only_the_owner_declares_a_tournament(
     browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
-    clients = [open_client(browser, shared_server.url, DESKTOP if k == 0 else MOBILE) for k in range(5)]
+    """The owner's page and a guest's who joins by the invite link (the other three seats' pages join the same way:
+    the five-page tests below have them all follow the matches)."""
+    clients = [open_client(browser, shared_server.url, DESKTOP if k == 0 else MOBILE) for k in range(2)]
     page = clients[0].page
     # Ana opens an invite-only room for five: 2 lives, at most 3 cards, short matches.
     invite_url = create_invite_room(page, "Ana", "Copa da vila", players=5)
-    for seat in range(1, 5):
-        _join_by_invite(clients[seat], invite_url, NAMES[seat], seat)
+    _join_by_invite(clients[1], invite_url, NAMES[1], 1)
     # Only the owner, before the first match, may declare the tournament.
     expect(clients[1].page.get_by_test_id("tour-declare")).to_have_count(0)
     page.get_by_test_id("tour-declare-3").click()
@@ -92,11 +93,12 @@ SHORT = {"players": 5, "lives": 1, "max_cards": 2}
 """The shortest matches for five: 1 life, at most 2 cards (the replay checks want longer ones)."""
 
 
-def _open_pages(browser: Browser, server: Server, played: Played) -> list[Client]:
-    """Each seated player's page opens the room with the player's session (set before the page's own scripts run);
-    the five load side by side."""
+def _open_pages(browser: Browser, server: Server, played: Played, seats: Sequence[int] = range(5)) -> list[Client]:
+    """The page of each player of ``seats`` (the owner's first) opens the room with the player's session (set before
+    the page's own scripts run); they load side by side."""
     clients: list[Client] = []
-    for k, token in enumerate(played.tokens):
+    for k in seats:
+        token = played.tokens[k]
         client = open_client(browser, server.url, DESKTOP if k == 0 else MOBILE, reduced_motion=True)
         clients.append(client)
         client.context.add_init_script(f"localStorage.setItem('sefode.token', {json.dumps(token)})")
@@ -132,7 +134,7 @@ def _follow_match(clients: list[Client], seats: ProtocolSeats, number: int, arti
             )
         client.page.get_by_test_id("end-close").click()
         expect(client.page.get_by_test_id("tour-standings")).to_have_attribute("data-played", str(number))
-    snap(clients[2].page, artifacts, f"02-standings-after-{number}")
+    snap(clients[-1].page, artifacts, f"02-standings-after-{number}")
     return placements, href.split("/")[3]
 
 
@@ -152,21 +154,22 @@ def _close_last_end(clients: list[Client], played: Played) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [1, 2])
-def test_five_players_pages_follow_a_tournament_match_and_show_the_standings_after_it(
+def test_players_pages_follow_a_tournament_match_and_show_the_standings_after_it(
     browser: Browser, shared_server: Server, artifacts: Path, number: int
 ) -> None:
-    """Five players seated in a room declared a 3-match tournament follow match ``number`` through their pages (the
-    matches before it are played through the protocol before the pages open). Their seats are played through the
-    protocol (random legal actions from each player's own session), so that the matches last no longer than the pages
-    take to draw them; joining by invite and declaring through the page is the test above, playing by clicking the
-    other tests' part (test_private_room, test_solo, test_bot_mark...)."""
+    """Five players seated in a room declared a 3-match tournament follow match ``number``: the owner's page and a
+    phone's (the matches before it are played through the protocol before the pages open; all five pages follow the
+    last match in the test below). The seats are played through the protocol (random legal actions from each
+    player's own session), so that the matches last no longer than the pages take to draw them; joining by invite and
+    declaring through the page is the test above, playing by clicking the other tests' part (test_private_room,
+    test_solo, test_bot_mark...)."""
     played = _played(shared_server.url, SHORT, number - 1)
     seats = ProtocolSeats(
         shared_server.url, played.tokens, played.room_id, seed=49 + number, held=True, invite=played.invite
     )
     clients: list[Client] = []
     try:
-        clients = _open_pages(browser, shared_server, played)
+        clients = _open_pages(browser, shared_server, played, seats=(0, 2))
         if number == 1:
             expect(clients[0].page.get_by_test_id("tour-status")).to_have_text(
                 PT["tour.playing"].replace("{played}", "0").replace("{matches}", "3")

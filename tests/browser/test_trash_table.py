@@ -26,6 +26,7 @@ from .helpers import (
     open_client,
     open_solo,
     shoot,
+    snap,
     solo_start_at,
     table_version,
     wait_ready,
@@ -147,11 +148,11 @@ def _take_turn(page: Page, rng: random.Random, texts: dict[str, str], seen: dict
 
 
 def test_solo_trash_match_against_two_bots_is_played_in_the_page_to_the_end(
-    browser: Browser, server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path
 ) -> None:
     rng = random.Random(5)
     texts = {**catalogue("pt-BR"), **json.loads(GAME_CATALOGUE.read_text(encoding="utf-8"))}
-    client = open_client(browser, server.url)
+    client = open_client(browser, shared_server.url)
     page = client.page
     solo_start_at(page, _near_the_turn_limit())
     page.goto("/")
@@ -185,7 +186,7 @@ def test_solo_trash_match_against_two_bots_is_played_in_the_page_to_the_end(
         if not seen["shot"]:
             shoot(page, artifacts, "trash-01-table")
             page.set_viewport_size({"width": 1366, "height": 800})
-            page.screenshot(path=str(artifacts / "trash-01-table-1366x800.png"), full_page=True)
+            snap(page, artifacts / "trash-01-table-1366x800.png", full_page=True)
             seen["shot"] = True
         _take_turn(page, rng, texts, seen)
     placements = page.get_by_test_id("end-overlay").get_by_test_id("placements")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import os
 import secrets
@@ -24,11 +25,13 @@ from typing import Any, TypeVar
 import httpx
 import psycopg
 import uvicorn
+from db_template import fresh_sqlite_url
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from sefode.server.app import create_app
 from sefode.server.limits import Limits
+from sefode.server.patches import Held
 
 PG_ADMIN_URL = os.environ.get("SEFODE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 WAIT_S = 20.0
@@ -81,7 +84,7 @@ def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
         "limits": LOOSE,
     }
     settings.update(options)
-    app = create_app(database_url, **settings)
+    app = create_app(fresh_sqlite_url(database_url), **settings)
     port = free_port()
     config = uvicorn.Config(
         app,
@@ -95,10 +98,10 @@ def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + WAIT_S
+    deadline = time.monotonic() + READY_S  # a hang detector only, as for a server process (READY_S)
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
+            raise RuntimeError(f"the test server did not start within {READY_S:.0f} s")
         time.sleep(0.01)
     live = LiveServer(f"http://127.0.0.1:{port}", app)
     try:
@@ -162,7 +165,6 @@ class Player:
         return Client(ws, self)
 
 
-
 def registered(srv: LiveServer, username: str) -> Player:
     """A guest who registered as ``username`` (password "correct horse"), holding the account's token."""
     player = srv.player(username)
@@ -174,6 +176,7 @@ def registered(srv: LiveServer, username: str) -> Player:
     player.token = response.json()["token"]
     return player
 
+
 class Client:
     """One WebSocket connection, keeping the messages it received."""
 
@@ -184,6 +187,10 @@ class Client:
         self.state: Message | None = None
         self.room: Message | None = None
         self.player_seat: int | None = None
+        self.updates: list[Message] = []
+        """The ``update`` messages received (each is folded into ``state``, and received as a ``state``)."""
+        self.held: Held | None = None
+        """The last full state and what the updates since made of it (``sefode.fold``)."""
         hello = self.next()
         assert hello["type"] == "hello", hello
 
@@ -199,6 +206,13 @@ class Client:
     def next(self, timeout: float = WAIT_S) -> Message:
         raw = self.ws.recv(timeout=timeout)
         message: Message = json.loads(raw)
+        if message["type"] == "state":  # kept apart, to fold the updates that follow into
+            self.held = Held(json.loads(raw))
+            self.held.state.pop("recap", None)
+        elif message["type"] == "update":  # a connection joined with updates: fold it into the state it had
+            self.updates.append(message)
+            assert self.held is not None, f"an update before any state: {raw[:200]!r}"
+            message = {**copy.deepcopy(self.held.fold(message)), "type": "state"}
         self.received.append(message)
         if message["type"] == "state":
             self.state = message
@@ -253,7 +267,7 @@ class Client:
 def my_turn(state: Message | None) -> bool:
     if state is None:
         return False
-    return state["seat"] is not None and state["seat"] in state["awaiting"] and bool(state["view"]["legal"])
+    return state["seat"] is not None and state["seat"] in state["awaiting"] and bool(state["legal"])
 
 
 def serve_subprocess(port: int, env_extra: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:

@@ -86,7 +86,7 @@ def drive(
             if acted.get(id(client)) == state["version"]:
                 continue
             acted[id(client)] = state["version"]
-            client.send("action", action=rng.choice(state["view"]["legal"]), version=state["version"])
+            client.send("action", action=rng.choice(state["legal"])["action"], version=state["version"])
             idle = False
         if idle:
             time.sleep(0.005)

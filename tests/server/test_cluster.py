@@ -43,6 +43,10 @@ LIVE_ROOMS = 3
 """Live matches at the start of each round (new rooms top them up)."""
 DEADLINE_S = 150.0
 OPTIONS = {"variant": "sefode", "players": 4, "lives": 3, "max_cards": 4}
+PLAY_OPTIONS = {**OPTIONS, "lives": 1}
+"""The random-moments rigs' matches: long enough for a kill and a pause to strike mid-match (``Play.top_up`` starts
+more when most have ended, and a moment with no live match starts one), short enough that the wait for every match
+to end stays small (with 2 lives it was about 5 s, 30% of a rig; with 1, 0.4 to 3 s)."""
 
 
 class Human:
@@ -170,7 +174,7 @@ class Play:
         base = self.rig.node_base(creator)
         t0 = (await _post(base, "/api/session", {"name": f"a{r}"}))["token"]
         t2 = (await _post(base, "/api/session", {"name": f"b{r}"}))["token"]
-        body = {"name": f"t{r}", "options": OPTIONS, "bots": {"1": "normal", "3": "normal"}, "clock_s": 30}
+        body = {"name": f"t{r}", "options": PLAY_OPTIONS, "bots": {"1": "normal", "3": "normal"}, "clock_s": 30}
         room_id = str((await _post(base, "/api/rooms", body, t0))["room_id"])
         self.rooms.append(room_id)
         first = Human(self.rig, t0, room_id, 0, random.Random(self.rng.randrange(2**32)))
@@ -200,10 +204,21 @@ class Play:
         )
 
     async def pick_owner(self) -> tuple[str, list[str]]:
-        """A random node among the owners of the live matches, and the live rooms it owns."""
-        await _until(lambda: any(o is not None for o in self.owners().values()), "a live match with an owner")
-        owners = self.owners()
-        node = self.rng.choice(sorted({o for o in owners.values() if o is not None}))
+        """A random node among the owners of the live matches, and the live rooms it owns. Every match may have
+        ended while the moment was awaited: then a new one is started first (a run once waited for an owner of
+        matches that were all over)."""
+        while True:
+            if not self.live():
+                await self.top_up(1, "a live match to strike")
+            await _until(
+                lambda: any(o is not None for o in self.owners().values()) or not self.live(),
+                "a live match with an owner",
+            )
+            owners = self.owners()
+            nodes = sorted({o for o in owners.values() if o is not None})
+            if nodes:
+                break
+        node = self.rng.choice(nodes)
         return node, [r for r, o in owners.items() if o == node]
 
     def live(self) -> list[str]:

@@ -1,7 +1,7 @@
 """A node restarted under its name (its process's incarnation, ``Cluster.boot``, changes): what an owner still sends
 the previous process's connections is never delivered to the new process's connections of the same ids, and an
 owner drops the previous process's stand-ins the first time it hears from the new one. Without Redis: envelopes are
-handed to ``Cluster`` as its listener would. (test_cluster.py shows the same on real nodes.)"""
+handed to ``Cluster`` as its bus would. (test_cluster.py shows the same on real nodes.)"""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def _texts(conn: Connection) -> list[str | None]:
 def test_an_edge_delivers_nothing_meant_for_its_previous_process() -> None:
     node = _node()
     conn = Connection(None, "cid", 10.0, 10.0)
-    node.local[conn.id] = conn
+    node.edge.local[conn.id] = conn
 
     async def case() -> None:
-        await node._receive("n1", "owner-boot", {"k": "out", "b": "previous", "c": conn.id, "t": "old"})
-        await node._receive("n1", "owner-boot", {"k": "out", "b": node.boot, "c": conn.id, "t": "mine"})
+        await node.receive("n1", "owner-boot", {"k": "out", "b": "previous", "c": conn.id, "t": "old"})
+        await node.receive("n1", "owner-boot", {"k": "out", "b": node.boot, "c": conn.id, "t": "mine"})
 
     run_async(case())
     assert _texts(conn) == ["mine"]
@@ -48,17 +48,17 @@ def test_an_edge_delivers_nothing_meant_for_its_previous_process() -> None:
 def test_an_owner_drops_a_restarted_nodes_stand_ins_when_it_first_hears_from_it() -> None:
     owner = _node()
     room = _Room()
-    old = RemoteConnection(owner, "n3", "first", 1, "bia")
-    kept = RemoteConnection(owner, "n4", "other", 1, "ana")
+    old = RemoteConnection(owner.bus, "n3", "first", 1, "bia")
+    kept = RemoteConnection(owner.bus, "n4", "other", 1, "ana")
     for rconn in (old, kept):
         rconn.room = cast(Any, room)
-        owner.remote[(rconn.edge, rconn.boot, rconn.id)] = rconn
+        owner.stand_ins.remote[(rconn.edge, rconn.boot, rconn.id)] = rconn
 
     async def case() -> None:
-        await owner._heard_from("n3", "first")  # the incarnation the stand-in came from: nothing changes
-        assert (old.edge, old.boot, old.id) in owner.remote and room.exited == []
-        await owner._heard_from("n3", "second")  # n3 was restarted
+        await owner.stand_ins.heard_from("n3", "first")  # the incarnation the stand-in came from: nothing changes
+        assert (old.edge, old.boot, old.id) in owner.stand_ins.remote and room.exited == []
+        await owner.stand_ins.heard_from("n3", "second")  # n3 was restarted
 
     run_async(case())
-    assert list(owner.remote) == [("n4", "other", 1)]
+    assert list(owner.stand_ins.remote) == [("n4", "other", 1)]
     assert room.exited == [old] and old.closed

@@ -16,8 +16,8 @@ from server_helpers import run_async
 from websockets.asyncio.server import ServerConnection, serve
 
 from sefode.client import Client, RoomUpdate, ServerError
-from sefode.server import cluster as cluster_module
 from sefode.server.cluster import CLOSE_TRY_AGAIN, REJOIN_TRIES, Cluster
+from sefode.server.cluster import edge as cluster_module
 from sefode.server.hub import Connection, Hub
 from sefode.server.messages import ClientError
 
@@ -36,12 +36,12 @@ def _cluster(monkeypatch: pytest.MonkeyPatch, answers: list[bool | None]) -> tup
             raise ClientError("server/busy", "the room's server did not answer in time; try again")
         return answer
 
-    monkeypatch.setattr(node, "route_join", route_join)
+    monkeypatch.setattr(node.edge, "route_join", route_join)
     return node, calls
 
 
 class _Quiet:
-    """Counts the cluster module's timers (``call_later``, as ``Cluster.rejoin`` schedules its retries) from its making:
+    """Counts the cluster module's timers (``call_later``, as ``Edge.rejoin`` schedules its retries) from its making:
     ``settle`` returns once nothing more can happen, with no bounded look: no timer is left to fire and no task
     but the caller's is left (a further try could only come from one of them)."""
 
@@ -99,7 +99,7 @@ def test_a_moved_players_join_that_stays_busy_is_tried_again_then_the_connection
 
     async def case() -> None:
         quiet = _Quiet()
-        await node.rejoin(conn, {"type": "join", "room": "r1"})
+        await node.edge.rejoin(conn, {"type": "join", "room": "r1"})
         await quiet.settle()
 
     run_async(case())
@@ -117,7 +117,7 @@ def test_a_moved_players_join_that_is_busy_twice_then_succeeds_keeps_the_connect
 
     async def case() -> None:
         quiet = _Quiet()
-        await node.rejoin(conn, {"type": "join", "room": "r1"})
+        await node.edge.rejoin(conn, {"type": "join", "room": "r1"})
         await quiet.settle()
 
     run_async(case())
@@ -135,12 +135,12 @@ def test_other_refusals_of_a_moved_players_join_are_told_to_the_player_once(monk
         calls.append(1)
         raise ClientError("room/not_found", "there is no room 'r1'")
 
-    monkeypatch.setattr(node, "route_join", route_join)
+    monkeypatch.setattr(node.edge, "route_join", route_join)
     conn = Connection(None, "p1", 10.0, 10.0)
 
     async def case() -> None:
         quiet = _Quiet()
-        await node.rejoin(conn, {"type": "join", "room": "r1"})
+        await node.edge.rejoin(conn, {"type": "join", "room": "r1"})
         await quiet.settle()
 
     run_async(case())
@@ -154,11 +154,11 @@ def test_the_sdk_client_sends_its_join_again_after_server_busy() -> None:
     joins: list[dict[str, Any]] = []
 
     async def handler(ws: ServerConnection) -> None:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "player_id": "p1", "name": "Ana"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 2, "player_id": "p1", "name": "Ana"}))
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "auth":
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "player_id": "p1", "name": "Ana"}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2, "player_id": "p1", "name": "Ana"}))
             elif msg["type"] == "join":
                 joins.append(msg)
                 if len(joins) == 1:

@@ -154,4 +154,4 @@ def test_a_reconnection_to_a_match_takes_the_seat_from_a_bot_account_the_room_no
         assert room["your_seat"] is None and room["seats"][1]["player_id"] is None
         assert room["match"]["seats"][1]["left"] is True
         stored = srv.hub.store.load_match(room["match"]["id"])
-        assert stored is not None and stored.seats[1]["left"] is True
+        assert stored is not None and stored.seats[1].left is True

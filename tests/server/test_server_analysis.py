@@ -21,6 +21,17 @@ def srv(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
+@pytest.fixture
+def waiting_srv(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose tables wait for an absent player (a long grace): a solo match stays on until the player's
+    connection comes, however slow it is. With no grace a loaded machine once saw the table play the player's seat
+    to the end of the match before her join arrived, and the test waited for hands that had all been played."""
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", disconnect_grace_s=60.0) as live:
+        live.app.state.analysis_budget_s = 3.0
+        live.app.state.coach_budget_s = 1.0
+        yield live
+
+
 def _poll(srv: LiveServer, path: str, headers: dict[str, str]) -> list[dict[str, Any]]:
     """GET the analysis until it is done (each answer kept); the deadline only turns a hang into a failure."""
     answers = []
@@ -68,7 +79,8 @@ def test_the_analysis_of_a_finished_match_runs_on_the_server_and_is_cached(srv: 
     assert again["status"] == "done" and again["analysis"] == analysis
 
 
-def test_no_analysis_before_the_end_nor_of_a_seat_the_match_lacks(srv: LiveServer) -> None:
+def test_no_analysis_before_the_end_nor_of_a_seat_the_match_lacks(waiting_srv: LiveServer) -> None:
+    srv = waiting_srv
     ana = srv.player("Ana")
     solo = ana.post("/api/solo", {"bots": 1, "level": "normal", "options": {"players": 2}}).json()
     client = ana.connect()
@@ -82,7 +94,8 @@ def test_no_analysis_before_the_end_nor_of_a_seat_the_match_lacks(srv: LiveServe
     assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "auth/required"
 
 
-def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_table(srv: LiveServer) -> None:
+def test_the_solo_coach_judges_my_decisions_of_the_match_on_and_only_at_a_solo_table(waiting_srv: LiveServer) -> None:
+    srv = waiting_srv
     ana = srv.player("Ana")
     solo = ana.post("/api/solo", {"bots": 1, "level": "normal", "options": {"players": 2}}).json()
     client = ana.connect()

@@ -22,7 +22,7 @@ from table_helpers import drive, sat
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from sefode.accounts import tables as a
+from sefode.awards import tables as w
 from sefode.client import AuthError, RoomUpdate, ServerError
 from sefode.client import Client as SdkClient
 from sefode.server.routes import ws as ws_routes
@@ -130,16 +130,16 @@ def test_a_bot_plays_a_match_and_never_earns_a_medal_or_a_rating(srv: LiveServer
     assert proc.returncode == 0, err
     match_id = ended[0]["match_id"]
     with srv.hub.store.engine.connect() as conn:
-        seats = conn.execute(sa.select(a.award_seats).where(a.award_seats.c.match_id == match_id)).mappings().all()
+        seats = conn.execute(sa.select(w.award_seats).where(w.award_seats.c.match_id == match_id)).mappings().all()
         humans = conn.execute(
-            sa.select(a.award_matches.c.humans).where(a.award_matches.c.match_id == match_id)
+            sa.select(w.award_matches.c.humans).where(w.award_matches.c.match_id == match_id)
         ).scalar_one()
         rated = set(
             conn.execute(
-                sa.select(a.rating_changes.c.player_id).where(a.rating_changes.c.match_id == match_id)
+                sa.select(w.rating_changes.c.player_id).where(w.rating_changes.c.match_id == match_id)
             ).scalars()
         )
-        medals = set(conn.execute(sa.select(a.medals.c.player_id)).scalars())
+        medals = set(conn.execute(sa.select(w.medals.c.player_id)).scalars())
     by_seat = {r["seat"]: r for r in seats}
     assert by_seat[2]["bot"] == "bot" and by_seat[2]["player_id"] is None  # the bot account's seat: a bot
     assert {by_seat[0]["player_id"], by_seat[1]["player_id"]} == {owner.id, other.id}

@@ -8,6 +8,7 @@ import asyncio
 import threading
 
 import pytest
+from server_helpers import run_async
 
 from sefode.server.work import Busy, FairPool
 
@@ -50,7 +51,7 @@ def test_a_client_with_many_jobs_waiting_gets_one_per_round_and_does_not_hold_up
         pool.close()
         return gate.order
 
-    order = asyncio.run(scenario())
+    order = run_async(scenario())
     # b1 came after a2..a4 were waiting, yet it is served in the next round (in arrival order it would be last).
     assert order == ["a1", "a2", "b1", "a3", "a4"], order
 
@@ -76,7 +77,7 @@ def test_one_client_may_hold_only_its_share_and_the_pool_only_its_size() -> None
         assert await pool.run("10.0.0.3", gate.job, "c2") == "c2"  # room again once they are done
         pool.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_failing_job_raises_to_its_caller_and_the_pool_goes_on() -> None:
@@ -92,4 +93,4 @@ def test_a_failing_job_raises_to_its_caller_and_the_pool_goes_on() -> None:
         with pytest.raises(Busy):
             await pool.run("10.0.0.1", lambda: 8)  # closed: refused
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from sefode.server import text
+from sefode import text
 
 SURROGATE = '"x\\ud800"'  # a lone surrogate, as a JSON escape
 NUL = '"x\\u0000"'

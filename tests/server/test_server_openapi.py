@@ -1,5 +1,6 @@
 """The HTTP API's OpenAPI document: served at ``/api/openapi.json``, kept in ``docs/openapi.json``, covering every
-API route, and schemathesis finds no 5xx against the real server with it (a few examples per operation)."""
+API route with a type for every JSON answer, and schemathesis finds no 5xx against the real server with it and no
+answer that its schema refuses (a few examples per operation)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import response_schema_conformance
 from server_helpers import LOOSE, LiveServer, running_server
 from starlette.routing import Route
 
 from sefode.server.limits import Limits
-from sefode.server.openapi import DOC, dumps, spec
+from sefode.server.openapi import DOC, Op, dumps, operations, spec
 
 SCHEMA = schemathesis.openapi.from_dict(spec())
 
@@ -54,9 +57,40 @@ def test_schemathesis_finds_no_server_error(case: schemathesis.Case[Any], live: 
         token = srv.player("Leaving").token  # these may end the session: never the shared one
     response = case.call(base_url=srv.url, headers={"authorization": f"Bearer {token}"})
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:500])
+    case.validate_response(response, checks=[response_schema_conformance])  # the answer is what its type says
     if response.status_code >= 400 and "json" in response.headers.get("content-type", ""):
         error = response.json()["error"]
         assert isinstance(error["code"], str) and isinstance(error["message"], str)
+
+
+def untyped(ops: dict[str, dict[str, Op]]) -> list[str]:
+    """The JSON operations whose answer has no type (``Op.returns``)."""
+    return [
+        f"{method.upper()} {path}"
+        for path, methods in ops.items()
+        for method, op in methods.items()
+        if op.media == "application/json" and op.returns is None
+    ]
+
+
+def test_every_json_operation_says_the_type_of_its_answer() -> None:
+    ops = operations()
+    assert sum(len(methods) for methods in ops.values()) >= 60
+    assert untyped(ops) == []
+    loose = {"/api/x": {"get": Op("x", "x")}, "/api/qr": {"get": Op("qr", "qr", returns=str, media="image/svg+xml")}}
+    assert untyped(loose) == ["GET /api/x"]  # the check finds an operation without one
+
+
+def test_every_answer_type_refuses_a_key_it_does_not_know() -> None:
+    """An answer whose data has drifted from its type fails, rather than being sent unlike its document."""
+    from sefode.accounts.bodies import BlockStatus
+    from sefode.wire import answer_of
+
+    assert answer_of({"player_id": "p", "blocked": True}, BlockStatus) == BlockStatus(player_id="p", blocked=True)
+    with pytest.raises(msgspec.ValidationError):
+        answer_of({"player_id": "p", "blocked": True, "since": 1}, BlockStatus)
+    with pytest.raises(msgspec.ValidationError):
+        answer_of({"player_id": "p"}, BlockStatus)
 
 
 def test_docs_openapi_is_valid_json_in_the_repository() -> None:

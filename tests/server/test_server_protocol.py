@@ -74,7 +74,7 @@ def test_websocket_without_session_is_refused_with_auth_required(srv: LiveServer
 def test_hello_and_ping_pong(srv: LiveServer) -> None:
     ana = srv.player("Ana")
     client = ana.connect()
-    assert client.received[0] == {"type": "hello", "protocol": 1, "player_id": ana.id, "name": "Ana"}
+    assert client.received[0] == {"type": "hello", "protocol": 2, "player_id": ana.id, "name": "Ana"}
     client.send("ping")
     assert client.wait_type("pong")["at"] > 0
 
@@ -303,7 +303,7 @@ def test_action_checks_in_order_and_refusals_change_nothing(srv: LiveServer) -> 
         bidder.send("action", action={"bid": bid}, version=3 + bid)
         bidder = seats[at_version(bidder, 4 + bid)["view"]["turn"]]
     last_bidder = bidder
-    allowed = [a["bid"] for a in at_version(last_bidder, 5)["view"]["legal"]]
+    allowed = [a["action"]["bid"] for a in at_version(last_bidder, 5)["legal"]]
     last_bidder.send("action", action={"bid": allowed[0]}, version=5)
     playing = wait_state(ana, lambda m: m["version"] == 6)
     assert playing["view"]["phase"] == "playing"
@@ -486,7 +486,7 @@ def test_seat_that_is_out_cannot_act_or_vote(srv: LiveServer) -> None:
             state = client.state
             if state and state["seat"] in state["awaiting"] and acted.get(id(client)) != state["version"]:
                 acted[id(client)] = state["version"]
-                legal = state["view"]["legal"]
+                legal = [entry["action"] for entry in state["legal"]]
                 choice = {"bid": 0} if {"bid": 0} in legal else legal[0]
                 client.send("action", action=choice, version=state["version"])
     assert out_client is not None
@@ -509,7 +509,7 @@ def test_hard_bots_decide_in_a_worker_process_and_finish_the_match(srv: LiveServ
     leave(client)  # the stand-in (normal) and the two hard bots play on
     end = client.wait_type("match_end", timeout=120)
     assert sorted(end["placements"])[0] == 1
-    assert srv.hub._procs is not None and srv.hub._bot_processes == 1  # a worker process, no fallback
+    assert srv.hub.workers.procs is not None and srv.hub.workers.bot_processes == 1  # a worker process, no fallback
 
 
 def test_pause_ends_by_itself_at_its_limit(tmp_path: Path) -> None:

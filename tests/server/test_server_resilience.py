@@ -9,7 +9,7 @@ import pytest
 from server_helpers import running_server
 from table_helpers import start, table, wait_state
 
-import sefode.server.room as room_module
+import sefode.server.hub as hub_module
 from sefode.server.hub import Hub
 from sefode.store import db
 
@@ -26,14 +26,14 @@ def test_an_action_the_store_refuses_is_not_applied_and_the_match_goes_on(
             raise OSError("disk full")
         real(*args)
 
-    monkeypatch.setattr(room_module, "add_action", flaky)
+    monkeypatch.setattr(hub_module, "add_action", flaky)  # the store write of every action (Hub.store_action)
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
         _, (ana, bia) = table(srv, ["Ana", "Bia"], {"players": 2})
         start(ana, [bia])
         on_turn = next(c for c in (ana, bia) if c.state and c.state["seat"] in c.state["awaiting"])
         first = on_turn.state
         assert first is not None
-        action = first["view"]["legal"][0]
+        action = first["legal"][0]["action"]
         seen = len(on_turn.received)
         on_turn.send("action", action=action, version=0)
         error = on_turn.wait_type("error")
@@ -58,7 +58,7 @@ def test_a_failing_bot_does_not_stall_the_table(tmp_path: Path, monkeypatch: pyt
         state = wait_state(client, lambda m: True)
         if state["view"]["turn"] == 0:
             # The bots may already have played up to our turn: play it, so that theirs come next.
-            client.send("action", action=state["view"]["legal"][0], version=state["version"])
+            client.send("action", action=state["legal"][0]["action"], version=state["version"])
         # The bots' decisions all crash, yet their seats keep moving: their turns are played with a legal action.
         moved = wait_state(client, lambda m: any(e.get("seat") in (1, 2) for e in m["events"]))
         assert moved["version"] > state["version"]
@@ -68,7 +68,7 @@ def test_awarding_failure_does_not_stop_a_match_from_ending(tmp_path: Path, monk
     def broken(*args: Any) -> None:
         raise RuntimeError("medals table locked")
 
-    monkeypatch.setattr(room_module, "record_match_end", broken)
+    monkeypatch.setattr(hub_module, "record_match_end", broken)  # the awards of a match end (Hub.match_ended)
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as srv:
         ana = srv.player("Ana")
         room_id = ana.post("/api/solo", {"variant": "sefode", "bots": 1, "level": "easy"}).json()["room_id"]

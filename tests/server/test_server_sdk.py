@@ -197,7 +197,9 @@ def test_an_action_dropped_for_the_message_rate_is_sent_again(tmp_path: Path) ->
     """A bot faster than its connection's message rate: the server drops the action (``rate/limited``, with the
     action's ref) and sends no new state, so the client must send it again; else the seat waits for its clock (30 s)
     and the table plays for it. Here the rate is 10 messages a second against an opponent that answers at once: a
-    bot on the loopback answers in a few milliseconds, so it outpaces that rate many times in a match."""
+    bot on the loopback answers in a few milliseconds, so it outpaces that rate many times in a match; and so that
+    at least one action is dropped whatever the machine's load, the bot spends the connection's burst on pings just
+    before its first action."""
     limits = dataclasses.replace(LOOSE, connection_messages_burst=3, connection_messages_per_s=10)
     with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits) as srv:
         owner, room_id, _ = _open_table(srv, "fodinha")
@@ -211,7 +213,16 @@ def test_an_action_dropped_for_the_message_rate_is_sent_again(tmp_path: Path) ->
                     if isinstance(event, RoomUpdate) and event.room["seats"][0]["player_id"] == bot.id:
                         break
                 await asyncio.to_thread(owner.send, "start")
-                end = await client.play(lambda state: state.legal[0].action)
+                first = [True]
+
+                async def decide(state: State) -> dict[str, Any]:
+                    if first[0]:
+                        first[0] = False
+                        for _ in range(int(limits.connection_messages_burst)):
+                            await client.send({"type": "ping"})
+                    return dict(state.legal[0].action)
+
+                end = await client.play(decide)
                 return end, client.errors
 
         end, errors = run_async(run())
@@ -221,3 +232,105 @@ def test_an_action_dropped_for_the_message_rate_is_sent_again(tmp_path: Path) ->
     assert not [e for e in errors if e.code not in ("rate/limited", "action/stale_state")], errors
     covered = [e for m in owner.received if m["type"] == "state" for e in m["events"] if e["type"] == "played_for"]
     assert not [e for e in covered if e["seat"] == 0], covered
+
+
+@dataclasses.dataclass
+class _Counting(SdkClient):
+    """The SDK client, counting the updates it folded and the resyncs it asked for."""
+
+    folded: int = 0
+    resyncs: int = 0
+
+    async def _fold(self, message: dict[str, Any], raw: str | bytes) -> dict[str, Any] | None:
+        out = await super()._fold(message, raw)
+        if message.get("type") == "update" and out is not None:
+            self.folded += 1
+        return out
+
+    async def send(self, message: Any) -> str | int:
+        if message.get("type") == "resync":
+            self.resyncs += 1
+        return await super().send(message)
+
+
+def _seen(state: State) -> tuple[Any, ...]:
+    return (state.match_id, state.version, state.seat, state.view, state.events, state.awaiting, state.legal,
+            state.deadline, state.over, state.seat_status)  # fmt: skip
+
+
+MATCH_S = 60.0
+"""Time for the two-seat Fodinha match of the updates test: a few seconds when the client folds right."""
+
+
+async def _play_lean(lean: _Counting, states: list[State]) -> None:
+    """Play seat 0 to the match's end on the updates client, making one gap in its updates after a few."""
+    gap_made = False
+    async for event in lean.events():
+        if isinstance(event, State):
+            states.append(event)
+            if lean.folded >= 5 and not gap_made:
+                assert lean._held is not None
+                lean._held.state["seq"] = -1  # the next update follows a state this client does not hold
+                gap_made = True
+            if event.my_turn:
+                await lean.act(event.legal[0].action, event)
+        elif isinstance(event, MatchEnd):
+            return
+
+
+def test_a_client_that_takes_updates_sees_the_states_a_full_client_sees_and_resyncs_after_a_gap(
+    tmp_path: Path,
+) -> None:
+    """One player on two connections: ``updates=True`` plays the seat, the other takes full states. Every state the
+    first folds equals the one the second was sent; a gap (the held state made stale on purpose) makes it ask for
+    the full state again, and it goes on to the end."""
+    unlimited = dataclasses.replace(LOOSE, connection_messages_burst=1e6, connection_messages_per_s=1e6)
+    with running_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=unlimited) as srv:
+        owner, room_id, _ = _open_table(srv, "fodinha")
+        bot = srv.player("Robô")
+
+        async def run() -> tuple[list[State], list[State], _Counting]:
+            lean_states: list[State] = []
+            full_states: list[State] = []
+            lean = _Counting(srv.url, bot.token, updates=True)
+            async with lean, SdkClient(srv.url, bot.token) as full:
+                await full.join(room_id)
+                await _until(full, RoomUpdate, [])
+                await lean.join(room_id)
+                await lean.sit(0)
+                async for event in lean.events():
+                    if isinstance(event, RoomUpdate) and event.room["seats"][0]["player_id"] == bot.id:
+                        break
+
+                async def watch() -> None:
+                    async for event in full.events():
+                        if isinstance(event, State):
+                            full_states.append(event)
+                        elif isinstance(event, MatchEnd):
+                            return
+
+                watcher = asyncio.get_running_loop().create_task(watch())
+                await asyncio.to_thread(owner.send, "start")
+                async with asyncio.timeout(MATCH_S):  # a client whose folds go wrong plays stale versions for ever
+                    await _play_lean(lean, lean_states)
+                await asyncio.wait_for(watcher, WAIT_S)
+                return lean_states, full_states, lean
+
+        lean_states, full_states, lean = run_async(run())
+    assert lean.folded > 10 and lean.resyncs == 1
+    # The full client's first state may have come before the lean one joined; from the lean one's first state on,
+    # each state it holds is one the full client was sent (the update it could not fold is the only one it skips,
+    # and the full state it asked for instead is a copy of the newest).
+    full_seen = [_seen(s) for s in full_states]
+    first = full_seen.index(_seen(lean_states[0])) if _seen(lean_states[0]) in full_seen else None
+    assert first is not None
+    without_events = [k[:4] + k[5:] for k in full_seen]
+    resynced = 0
+    for state in lean_states[1:]:
+        key = _seen(state)
+        if key not in full_seen[first:]:
+            # Only the full state sent on ``resync`` may differ, and only in its events (a resync repeats none).
+            resynced += 1
+            assert state.events == [] and key[:4] + key[5:] in without_events[first:], f"version {state.version}"
+    assert resynced <= 1
+    assert _seen(lean_states[-1])[:4] == _seen(full_states[-1])[:4]

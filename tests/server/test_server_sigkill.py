@@ -62,7 +62,7 @@ def test_sigkill_mid_hand_then_restart_resumes_the_match_at_the_same_version_and
         on_turn = next(c for c in again if c.state and c.state["seat"] in c.state["awaiting"])
         assert on_turn.state is not None
         version = on_turn.state["version"]
-        on_turn.send("action", action=on_turn.state["view"]["legal"][0], version=version)
+        on_turn.send("action", action=on_turn.state["legal"][0]["action"], version=version)
         assert wait_state(on_turn, lambda m: m["version"] == version + 1)["events"]
         second.http.close()
         first.http.close()
@@ -131,8 +131,8 @@ def test_hard_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None
         while not workers:  # play our own turns until a hard bot has had to think in a worker process
             assert time.monotonic() < deadline, "no bot worker process was started"
             for message in client.poll():
-                if message["type"] == "state" and message["seat"] in message["awaiting"] and message["view"]["legal"]:
-                    client.send("action", action=message["view"]["legal"][0], version=message["version"])
+                if message["type"] == "state" and message["seat"] in message["awaiting"] and message["legal"]:
+                    client.send("action", action=message["legal"][0]["action"], version=message["version"])
             workers = _children(proc.pid)
             time.sleep(0.05)
         client.close()

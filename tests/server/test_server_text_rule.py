@@ -1,4 +1,4 @@
-"""Issue 24 items 5 and 9: one text rule for every stored string, applied in one place (``sefode.server.text``):
+"""Issue 24 items 5 and 9: one text rule for every stored string, applied in one place (``sefode.text``):
 nicknames, bot names, room names, team names and symbols, chat and a game's saved data (a deck's name). Escape
 sequences, line breaks, U+2028, U+0085, text-direction overrides, invisible-only names and bot marks on people's names
 are refused (docs/security.md, "Nothing a stranger sends breaks a table")."""
@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from server_helpers import LiveServer, Player, running_server
 
+from sefode import text
 from sefode.games.guimenon.game import READY_DECKS
 from sefode.games.guimenon.rules import CARDSET
-from sefode.server import text
 
 DECK = list(CARDSET.decks[READY_DECKS[0]].cards)
 

@@ -28,7 +28,6 @@ from typing import Any
 from sefode.engine import (
     Action,
     Event,
-    Game,
     GameSpec,
     IllegalAction,
     Information,
@@ -45,6 +44,7 @@ from sefode.engine import (
     check_seat,
     rank_places,
 )
+from sefode.match import MatchGame, MatchState, Phase
 
 CARDS = tuple(range(1, 16))
 SEATS = 2
@@ -61,10 +61,10 @@ class Resolved:
 
 
 @dataclass
-class LancesState:
+class LancesState(MatchState):
+    """The base fields (``sefode.match``: seed, generator, options, seats, phase, log) and the game's own."""
+
     rounds: int
-    seed: int
-    rng: random.Random
     hands: list[list[int]]
     deck: list[int]
     """Cards not dealt, in the order they will be turned as prizes (secret)."""
@@ -73,8 +73,6 @@ class LancesState:
     pending: list[int | None] = field(default_factory=lambda: [None, None])
     score: list[int] = field(default_factory=lambda: [0, 0])
     done: list[Resolved] = field(default_factory=list)
-    log: list[tuple[int, int]] = field(default_factory=list)
-    over: bool = False
 
 
 SPEC = GameSpec(
@@ -93,13 +91,14 @@ SPEC = GameSpec(
 )
 
 
-class Lances(Game[LancesState]):
+class Lances(MatchGame[LancesState]):
     name = "lances"
     spec = SPEC
 
     # ----------------------------------------------------------------- setting up
     def new_match(self, options: Mapping[str, Any], seed: int, setup: Mapping[str, Any] | None = None) -> LancesState:
-        rounds = int(self.validate_options(options)["rounds"])
+        values = self.validate_options(options)
+        rounds = int(values["rounds"])
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidOptions(f"seed must be a whole number, not {seed!r}")
         if setup:
@@ -108,18 +107,18 @@ class Lances(Game[LancesState]):
         deck = list(CARDS)
         rng.shuffle(deck)
         hands = [sorted(deck[:rounds]), sorted(deck[rounds : 2 * rounds])]
-        st = LancesState(rounds, seed, rng, hands, deck[2 * rounds :])
+        st = LancesState(
+            seed=seed,
+            rng=rng,
+            options=values,
+            seats=SEATS,
+            phase=Phase.PLAYING,
+            rounds=rounds,
+            hands=hands,
+            deck=deck[2 * rounds :],
+        )
         self._next_round(st, None)
         return st
-
-    def options(self, state: LancesState) -> dict[str, Any]:
-        return {"rounds": state.rounds}
-
-    def match_seed(self, state: LancesState) -> int:
-        return state.seed
-
-    def seats(self, state: LancesState) -> int:
-        return SEATS
 
     # ----------------------------------------------------------------- playing
     def awaiting(self, state: LancesState) -> frozenset[Seat]:
@@ -169,7 +168,7 @@ class Lances(Game[LancesState]):
 
     def _next_round(self, st: LancesState, events: list[Event] | None) -> None:
         if st.round_no == st.rounds:
-            st.over = True
+            st.phase = Phase.OVER
             st.prize = None
             if events is not None:
                 events.append({"type": "match_end", "placements": rank_places(st.score)})
@@ -228,20 +227,19 @@ class Lances(Game[LancesState]):
             "score": list(state.score),
         }
 
-    def history_actions(self, state: LancesState) -> list[dict[str, Any]]:
-        return [{"seat": s, "card": c} for s, c in state.log]
-
     def history_setup(self, state: LancesState) -> dict[str, Any]:
         return {}
 
     # ----------------------------------------------------------------- searching
     def clone(self, state: LancesState) -> LancesState:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
         return LancesState(
-            rounds=state.rounds,
             seed=state.seed,
-            rng=rng,
+            rng=state.copy_rng(),
+            options=state.options,
+            seats=SEATS,
+            phase=state.phase,
+            log=state.log[:],
+            rounds=state.rounds,
             hands=[h[:] for h in state.hands],
             deck=state.deck[:],
             prize=state.prize,
@@ -249,8 +247,6 @@ class Lances(Game[LancesState]):
             pending=state.pending[:],
             score=state.score[:],
             done=list(state.done),
-            log=state.log[:],
-            over=state.over,
         )
 
     def infoset_key(self, state: LancesState, seat: Seat) -> Hashable:

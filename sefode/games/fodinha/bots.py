@@ -21,8 +21,8 @@ from typing import Any
 from sefode.bots.knowledge import BotKnowledge
 from sefode.bots.policies import GamePolicies
 from sefode.bots.search import SearchHooks
-from sefode.cards import TRUCO_DECK_SIZE
 from sefode.engine import Action
+from sefode.games.fodinha.cards import TRUCO_DECK_SIZE
 from sefode.games.fodinha.rules import BID, sete_letras_strength, trick_winner_all, trick_winner_pairs
 from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
 
@@ -384,13 +384,13 @@ class FodinhaPolicies(GamePolicies):
 
     def easy(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: FodinhaState = state
-        if st.phase == BIDDING:
+        if st.phase is BIDDING:
             return easy_bid(st, seat, legal, rng)
         return easy_play(st, seat, legal, rng)
 
     def normal(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: FodinhaState = state
-        if st.phase == BIDDING:
+        if st.phase is BIDDING:
             return normal_bid(st, seat, legal)
         return normal_play(st, seat, legal)
 
@@ -404,7 +404,7 @@ class FodinhaHooks(SearchHooks):
     def horizon(self, root: Any, state: Any) -> bool:
         r: FodinhaState = root
         st: FodinhaState = state
-        return st.phase == OVER or st.hand_no != r.hand_no
+        return st.phase is OVER or st.hand_no != r.hand_no
 
     def rewards(self, root: Any, state: Any) -> list[float]:
         r: FodinhaState = root
@@ -412,7 +412,7 @@ class FodinhaHooks(SearchHooks):
         scale = float(max(1, r.size))
         record = st.records[-1] if st.records and st.records[-1].number == r.hand_no else None
         out: list[float] = []
-        for s in range(r.n):
+        for s in range(r.seats):
             u = r.unit[s]
             if r.opts.sete_letras:
                 loss = float(st.score[u] - r.score[u])
@@ -447,13 +447,13 @@ class FodinhaHooks(SearchHooks):
     def headline(self, state: Any, seat: int) -> bool:
         """The bid: what the solo coach always names."""
         st: FodinhaState = state
-        return st.phase == BIDDING
+        return st.phase is BIDDING
 
     def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         st: FodinhaState = state
         if rng.random() < 0.1:
             return rng.choice(list(legal))
-        if st.phase == BIDDING:
+        if st.phase is BIDDING:
             if st.size == 1:
                 return easy_bid(st, seat, legal, rng)
             return normal_bid(st, seat, legal)
@@ -480,7 +480,7 @@ class FodinhaHooks(SearchHooks):
         """The one-card hand has an exact answer: bid on the chance of the unseen card, read from the
         visible cards and from what the earlier bids say about it."""
         st: FodinhaState = state
-        if st.phase != BIDDING or st.size != 1:
+        if st.phase is not BIDDING or st.size != 1:
             return None
         p = one_card_win_probability(st, seat, infer=True)
         return best_bid(legal, 1.0 if p > 0.5 else 0.0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sefode.cards import TRUCO_DECK_SIZE, CardError, truco_code, truco_name
 from sefode.engine import Event
+from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, CardError, truco_code, truco_name
 from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
 from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
 
@@ -16,7 +16,7 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
     st.hand_no += 1
     st.size = size
     st.climbing = climbing
-    n = st.n
+    n = st.seats
     d = st.dealer
     alive = st.alive
     order = [s % n for s in range(d + 1, d + 1 + n) if alive[s % n]]
@@ -54,7 +54,7 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
 def deal(st: FodinhaState) -> None:
     """Deal the hand in progress: from a preset (hand history) if one fits, else from the rng."""
     size = st.size
-    st.hands = [[] for _ in range(st.n)]
+    st.hands = [[] for _ in range(st.seats)]
     st.deal_error = None
     preset = st.presets.get(st.hand_no)
     if preset is not None:
@@ -78,8 +78,8 @@ def deal(st: FodinhaState) -> None:
 
 def deal_preset(st: FodinhaState, preset: dict[str, Any]) -> str | None:
     hands = preset["hands"]
-    if len(hands) != st.n:
-        return f"'hands' lists {len(hands)} seats but the table has {st.n}"
+    if len(hands) != st.seats:
+        return f"'hands' lists {len(hands)} seats but the table has {st.seats}"
     copies = st.opts.decks
     used: dict[int, int] = {}
 
@@ -91,9 +91,9 @@ def deal_preset(st: FodinhaState, preset: dict[str, Any]) -> str | None:
         used[base] = copy + 1
         return base + copy * TRUCO_DECK_SIZE
 
-    new_hands: list[list[int]] = [[] for _ in range(st.n)]
+    new_hands: list[list[int]] = [[] for _ in range(st.seats)]
     try:
-        for s in range(st.n):
+        for s in range(st.seats):
             cards = hands[s]
             if s not in st.order:
                 if cards is not None:
@@ -131,7 +131,7 @@ def draw(st: FodinhaState) -> list[int]:
 
 
 def visible_vira(st: FodinhaState) -> str | None:
-    if st.vira < 0 or (st.size == 1 and st.phase != OVER):
+    if st.vira < 0 or (st.size == 1 and st.phase is not OVER):
         return None
     return truco_name(st.vira)
 

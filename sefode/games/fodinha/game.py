@@ -2,7 +2,7 @@
 
 Actions are integers:
 
-* ``0 .. 79`` play the card with that code (see ``sefode.cards``);
+* ``0 .. 79`` play the card with that code (see ``sefode.games.fodinha.cards``);
 * ``BID + b`` bids ``b`` tricks (in a one-card 7 Letras round, 1 declares a win and 0 a loss);
 * ``SHOW`` shows the seat's hand to the table (7 Letras), ``LEAVE`` leaves the match for good,
   ``JOIN`` seats a late player at a round boundary (7 Letras).
@@ -18,12 +18,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sefode.bots.knowledge import BotKnowledge
-from sefode.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
 from sefode.engine import (
     Action,
     Capability,
     Event,
-    Game,
     GameSpec,
     IllegalAction,
     InvalidOptions,
@@ -40,6 +38,7 @@ from sefode.engine import (
 )
 from sefode.games.fodinha import sampling
 from sefode.games.fodinha.bots import KNOWLEDGE
+from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, CardError, names, truco_code, truco_name
 from sefode.games.fodinha.dealing import deal_cards_error, start_hand
 from sefode.games.fodinha.options import parse_options
 from sefode.games.fodinha.rules import BID as BID
@@ -48,7 +47,8 @@ from sefode.games.fodinha.rules import LEAVE as LEAVE
 from sefode.games.fodinha.rules import SHOW as SHOW
 from sefode.games.fodinha.scoring import resolve_trick
 from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState
-from sefode.games.fodinha.views import public_view, record_json, sees
+from sefode.games.fodinha.views import past, public_view, record_json, sees
+from sefode.match import MatchGame
 
 MAX_SEATS = 8
 
@@ -93,7 +93,7 @@ SPEC = GameSpec(
 )
 
 
-class Fodinha(Game[FodinhaState]):
+class Fodinha(MatchGame[FodinhaState]):
     """Se Fode, Se Fode Junto and 7 Letras behind the one engine interface."""
 
     name = "fodinha"
@@ -140,10 +140,12 @@ class Fodinha(Game[FodinhaState]):
             presets[i + 1] = deal
         units = n // 2 if opts.teams else n
         state = FodinhaState(
-            opts=opts,
             seed=seed,
             rng=rng,
-            n=n,
+            options=opts.to_json(),
+            seats=n,
+            phase=BIDDING,
+            opts=opts,
             unit=[s % units for s in range(n)],
             units=units,
             score=[opts.pool] * units,
@@ -162,15 +164,6 @@ class Fodinha(Game[FodinhaState]):
             raise InvalidOptions(state.deal_error)
         return state
 
-    def options(self, state: FodinhaState) -> dict[str, Any]:
-        return state.opts.to_json()
-
-    def match_seed(self, state: FodinhaState) -> int:
-        return state.seed
-
-    def seats(self, state: FodinhaState) -> int:
-        return state.n
-
     # ================================================================= turns
     def awaiting(self, state: FodinhaState) -> frozenset[Seat]:
         turn = state.turn
@@ -178,7 +171,7 @@ class Fodinha(Game[FodinhaState]):
 
     def forbidden_bid(self, st: FodinhaState) -> int | None:
         """The pé rule: the value the last bidder may not choose, if it is their turn to bid."""
-        if st.phase != BIDDING or st.nbids != len(st.order) - 1:
+        if st.phase is not BIDDING or st.nbids != len(st.order) - 1:
             return None
         if st.opts.sete_letras and st.size == 1:
             return None
@@ -188,7 +181,7 @@ class Fodinha(Game[FodinhaState]):
     def legal_actions(self, state: FodinhaState, seat: Seat) -> list[Action]:
         if seat != state.turn:
             return []
-        if state.phase == PLAYING:
+        if state.phase is PLAYING:
             return state.hands[seat][:]
         actions = list(range(BID, BID + state.size + 1))
         if state.nbids == len(state.order) - 1:
@@ -198,25 +191,25 @@ class Fodinha(Game[FodinhaState]):
         return actions
 
     def stand_in_seats(self, state: FodinhaState) -> frozenset[Seat]:
-        return frozenset(s for s in range(state.n) if state.leaving[s] and state.alive[s])
+        return frozenset(s for s in range(state.seats) if state.leaving[s] and state.alive[s])
 
     def seat_status(self, state: FodinhaState) -> list[SeatStatus]:
         """Out of lives first (a seat that left and then lost its last life is out), then left, else playing."""
         return [
             SeatStatus.OUT if not state.alive[s] else SeatStatus.LEFT if state.leaving[s] else SeatStatus.PLAYING
-            for s in range(state.n)
+            for s in range(state.seats)
         ]
 
     # ================================================================= applying
     def apply(self, state: FodinhaState, seat: Seat, action: Action) -> list[Event]:
         st = state
-        if st.phase == OVER:
+        if st.phase is OVER:
             raise MatchOver("the match is over", "action/match_over")
         if isinstance(action, bool) or not isinstance(action, int):
             raise _bad(f"an action is a whole number, not {action!r}", "action/invalid")
         if action == JOIN:
             return self._join(st, seat)
-        check_seat(seat, st.n)
+        check_seat(seat, st.seats)
         if action == LEAVE:
             return self._leave(st, seat)
         if action == SHOW:
@@ -227,7 +220,7 @@ class Fodinha(Game[FodinhaState]):
             raise _bad(f"seat {seat} is out of the match", "action/seat_out")
         if seat != st.turn:
             raise NotYourTurn(f"it is seat {st.turn}'s turn, not seat {seat}'s")
-        if st.phase == BIDDING:
+        if st.phase is BIDDING:
             if not BID <= action <= BID + 40:
                 raise _bad(f"seat {seat} must bid now, not play a card", "action/must_bid")
             bid = action - BID
@@ -295,7 +288,7 @@ class Fodinha(Game[FodinhaState]):
         st.leaving[seat] = True
         st.left_key[seat] = (st.hand_no, len(st.left_key))
         if st.opts.teams:
-            alive_units = {st.unit[s] for s in range(st.n) if st.alive[s]}
+            alive_units = {st.unit[s] for s in range(st.seats) if st.alive[s]}
             st.reserved[seat] = len(alive_units)
         return [{"type": "leave", "seat": seat}]
 
@@ -315,16 +308,16 @@ class Fodinha(Game[FodinhaState]):
     def _join(self, st: FodinhaState, seat: int) -> list[Event]:
         if not st.opts.sete_letras:
             raise _bad("a Se Fode player who arrives late sits at the next match", "action/no_join")
-        if st.n >= MAX_SEATS:
+        if st.seats >= MAX_SEATS:
             raise _bad(f"the table is full ({MAX_SEATS} seats)", "action/table_full")
-        if seat != st.n:
-            raise _bad(f"a late player takes the next seat, {st.n}, not {seat!r}", "action/bad_seat")
-        if st.phase != BIDDING or st.nbids or any(st.shown):
+        if seat != st.seats:
+            raise _bad(f"a late player takes the next seat, {st.seats}, not {seat!r}", "action/bad_seat")
+        if st.phase is not BIDDING or st.nbids or any(st.shown):
             raise _bad("a late player may join only at a round boundary, before any bid", "action/not_boundary")
-        alive_points = sorted({st.score[s] for s in range(st.n) if st.alive[s]}, reverse=True)
+        alive_points = sorted({st.score[s] for s in range(st.seats) if st.alive[s]}, reverse=True)
         points = alive_points[1] if len(alive_points) > 1 else alive_points[0]
         st.log.append((seat, JOIN))
-        st.n += 1
+        st.seats += 1
         st.units += 1
         st.unit.append(seat)
         st.score.append(points)
@@ -351,7 +344,7 @@ class Fodinha(Game[FodinhaState]):
     def units(self, state: FodinhaState) -> tuple[tuple[Seat, ...], ...]:
         if not state.opts.teams:
             return ()
-        return tuple(tuple(s for s in range(state.n) if state.unit[s] == u) for u in range(state.units))
+        return tuple(tuple(s for s in range(state.seats) if state.unit[s] == u) for u in range(state.units))
 
     def planned_units(self, options: Mapping[str, Any]) -> tuple[tuple[Seat, ...], ...]:
         if not options.get("teams"):
@@ -377,31 +370,36 @@ class Fodinha(Game[FodinhaState]):
         if state.placements is None:
             return None
         if state.opts.sete_letras:
-            scores = tuple(state.score[state.unit[s]] for s in range(state.n))
+            scores = tuple(state.score[state.unit[s]] for s in range(state.seats))
         else:
-            scores = tuple(max(0, state.score[state.unit[s]]) for s in range(state.n))
+            scores = tuple(max(0, state.score[state.unit[s]]) for s in range(state.seats))
         return Outcome(tuple(state.placements), self.units(state), False, scores)
 
     # ================================================================= views
     def view(self, state: FodinhaState, seat: Seat | None) -> View:
         if seat is not None:
-            check_seat(seat, state.n)
+            check_seat(seat, state.seats)
         return self._seat_view(state, seat, public_view(state, self.name, self.forbidden_bid(state)))
 
     def views(self, state: FodinhaState, seats: Sequence[Seat | None]) -> list[View]:
         """Every seat's view, with what they share (all but the hands and the legal actions) built once."""
         for seat in seats:
             if seat is not None:
-                check_seat(seat, state.n)
+                check_seat(seat, state.seats)
         public = public_view(state, self.name, self.forbidden_bid(state))
         return [self._seat_view(state, seat, public) for seat in seats]
 
     def _seat_view(self, st: FodinhaState, seat: Seat | None, public: dict[str, Any]) -> View:
         hands: list[list[str] | None] = []
-        for owner in range(st.n):
-            hands.append(names(st.hands[owner]) if st.phase != OVER and sees(st, seat, owner) else None)
-        legal = [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else []
-        return {**public, "seat": seat, "hands": hands, "legal": legal}
+        for owner in range(st.seats):
+            hands.append(names(st.hands[owner]) if st.phase is not OVER and sees(st, seat, owner) else None)
+        return {**public, "seat": seat, "hands": hands}
+
+    def past(self, state: FodinhaState, seat: Seat | None) -> dict[str, Any]:
+        """The tricks of the whole match, grouped under whoever took them (public: the view keeps only this hand's)."""
+        if seat is not None:
+            check_seat(seat, state.seats)
+        return past(state)
 
     def report(self, state: FodinhaState) -> dict[str, Any]:
         """Every finished hand, opened: the report also gives each seat's cards as dealt (``dealt``)."""
@@ -433,7 +431,7 @@ class Fodinha(Game[FodinhaState]):
                 code = truco_code(value)
             except CardError as err:
                 raise _bad(str(err), "action/bad_card") from None
-            if 0 <= seat < state.n:
+            if 0 <= seat < state.seats:
                 for held in state.hands[seat]:
                     if held % TRUCO_DECK_SIZE == code:
                         return held
@@ -450,14 +448,6 @@ class Fodinha(Game[FodinhaState]):
         if action < SHOW:
             return {"bid": action - BID}
         return {{SHOW: "show", LEAVE: "leave", JOIN: "join"}[action]: True}
-
-    def history_actions(self, state: FodinhaState) -> list[dict[str, Any]]:
-        out = []
-        for seat, action in state.log:
-            entry: dict[str, Any] = {"seat": seat}
-            entry.update(self.action_json(state, action))
-            out.append(entry)
-        return out
 
     def history_setup(self, state: FodinhaState) -> dict[str, Any]:
         return {"dealer": state.first_dealer}

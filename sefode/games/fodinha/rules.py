@@ -1,6 +1,6 @@
 """The small pure rules of the Fodinha family: card strength, melada, hand sizes, placements.
 
-Strength is an integer per card code (see ``sefode.cards``); a higher number beats a lower one and
+Strength is an integer per card code (see ``sefode.games.fodinha.cards``); a higher number beats a lower one and
 equal numbers melt (cancel). Common cards are ranked 3 2 A K J Q 7 6 5 4 whatever the suit.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sefode.cards import SUITS, TRUCO_DECK_SIZE, TRUCO_RANKS, truco_code, truco_rank, truco_suit
+from sefode.games.fodinha.cards import SUITS, TRUCO_DECK_SIZE, TRUCO_RANKS, truco_code, truco_rank, truco_suit
 
 BID = 100
 """``BID + n`` bids n tricks (the action codes live here, where the game and its bots both read them)."""

@@ -6,25 +6,26 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from sefode.cards import TRUCO_DECK_SIZE, truco_code
 from sefode.engine import IllegalAction, Seat, View
+from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, truco_code
 from sefode.games.fodinha.dealing import visible_vira
 from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
-from sefode.games.fodinha.state import OVER, FodinhaState, Trick
+from sefode.games.fodinha.state import OVER, FodinhaState, Phase, Trick
 from sefode.games.fodinha.views import sees
 
 
 def clone_state(state: FodinhaState) -> FodinhaState:
     st = state
-    rng = random.Random()
-    rng.setstate(st.rng.getstate())
     # Tricks of the hand in progress may still change (a bolo taken later), so they are copied.
     tricks = [Trick(t.leader, t.plays, t.winner, t.value, t.taken_by, t.hand) for t in st.tricks]
     return FodinhaState(
-        opts=st.opts,
         seed=st.seed,
-        rng=rng,
-        n=st.n,
+        rng=st.copy_rng(),
+        options=st.options,
+        seats=st.seats,
+        phase=st.phase,
+        log=st.log[:],
+        opts=st.opts,
         unit=st.unit[:],
         units=st.units,
         score=st.score[:],
@@ -41,7 +42,6 @@ def clone_state(state: FodinhaState) -> FodinhaState:
         dealt=[h[:] for h in st.dealt],
         vira=st.vira,
         strength=st.strength,
-        phase=st.phase,
         turn=st.turn,
         bids=st.bids[:],
         nbids=st.nbids,
@@ -55,7 +55,6 @@ def clone_state(state: FodinhaState) -> FodinhaState:
         deal_error=st.deal_error,
         records=st.records[:],
         match_tricks=st.match_tricks[: len(st.match_tricks) - len(st.tricks)] + tricks,
-        log=st.log[:],
         leaving=st.leaving[:],
         left_key=dict(st.left_key),
         reserved=dict(st.reserved),
@@ -69,7 +68,7 @@ def infoset_key(state: FodinhaState, seat: Seat) -> Hashable:
     st = state
     visible = tuple(
         tuple(sorted(c % TRUCO_DECK_SIZE for c in st.hands[o])) if sees(st, seat, o) else len(st.hands[o])
-        for o in range(st.n)
+        for o in range(st.seats)
     )
     return (
         seat,
@@ -92,7 +91,7 @@ def unseen_cards(state: FodinhaState, seat: Seat) -> list[int]:
     forehead card, and the cards not dealt)."""
     st = state
     known: set[int] = set()
-    for o in range(st.n):
+    for o in range(st.seats):
         if sees(st, seat, o):
             known.update(st.hands[o])
     for t in st.tricks:
@@ -108,7 +107,7 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     the view; hidden hands (and a hidden vira) filled with cards nobody is seen holding, for ``resample`` to deal
     again. Past hands are not rebuilt (the bots look no further back than the scores). ``st`` is a new match with the
     view's options, which this fills in."""
-    n = st.n
+    n = st.seats
     if view.get("seats") != n or view.get("phase") == OVER:
         raise IllegalAction("this view is not of a match in progress", "action/invalid")
     decks = st.opts.decks
@@ -133,7 +132,7 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     for s_ in st.order:
         st.nxt[prev] = s_
         prev = s_
-    st.phase = str(view["phase"])
+    st.phase = Phase(view["phase"])
     st.turn = -1 if view["turn"] is None else int(view["turn"])
     st.bids = [-1 if b is None else int(b) for b in view["bids"]]
     st.nbids = sum(1 for b in view["bids"] if b is not None)
@@ -187,12 +186,12 @@ def resample(state: FodinhaState, seat: Seat, rng: random.Random) -> FodinhaStat
     st = clone_state(state)
     st.rng = random.Random(rng.getrandbits(64))
     st.seed = -1  # the match seed would give every deal away
-    if st.phase == OVER:
+    if st.phase is OVER:
         return st
     pool = unseen_cards(state, seat)
     rng.shuffle(pool)
     pos = 0
-    hidden = [o for o in range(st.n) if not sees(state, seat, o)]
+    hidden = [o for o in range(st.seats) if not sees(state, seat, o)]
     for o in hidden:
         k = len(st.hands[o])
         st.hands[o] = pool[pos : pos + k]

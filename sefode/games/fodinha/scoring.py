@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sefode.cards import truco_name
 from sefode.engine import Event
+from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.dealing import start_hand
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT
 from sefode.games.fodinha.rules import next_hand_size, trick_winner_all, trick_winner_pairs
@@ -76,7 +76,7 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
             events.append({"type": "bolo", "seat": taker, "value": st.acc})
         st.acc = 0
     # Score by unit (a pair adds its partners' bids and tricks).
-    n = st.n
+    n = st.seats
     units = st.units
     unit = st.unit
     bids = st.bids
@@ -172,8 +172,8 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
 
 
 def next_alive(st: FodinhaState, seat: int) -> int:
-    for k in range(1, st.n + 1):
-        s = (seat + k) % st.n
+    for k in range(1, st.seats + 1):
+        s = (seat + k) % st.seats
         if st.alive[s]:
             return s
     return seat
@@ -187,7 +187,7 @@ def left_value(st: FodinhaState, unit: int) -> int:
 def finish(st: FodinhaState, events: list[Event] | None) -> None:
     st.phase = OVER
     st.turn = -1
-    st.hands = [[] for _ in range(st.n)]
+    st.hands = [[] for _ in range(st.seats)]
     keys: list[tuple[int, int]] = []
     for u in range(st.units):
         key = st.out_key[u]
@@ -196,7 +196,7 @@ def finish(st: FodinhaState, events: list[Event] | None) -> None:
         if not st.opts.teams:
             keys[st.unit[s]] = (2 * hand, order)
     unit_place = [1 + sum(1 for other in keys if other > key) for key in keys]
-    placements = [unit_place[st.unit[s]] for s in range(st.n)]
+    placements = [unit_place[st.unit[s]] for s in range(st.seats)]
     for s, place in st.reserved.items():
         placements[s] = max(place, placements[s])
     st.placements = placements

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from sefode.games.fodinha.options import FodinhaOptions
+from sefode.match import MatchState
 
-BIDDING = "bidding"
-PLAYING = "playing"
-OVER = "over"
+
+class Phase(StrEnum):
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+BIDDING = Phase.BIDDING
+PLAYING = Phase.PLAYING
+OVER = Phase.OVER
 
 
 @dataclass(slots=True)
@@ -45,11 +53,11 @@ class HandRecord:
 
 
 @dataclass(slots=True)
-class FodinhaState:
+class FodinhaState(MatchState):
+    """The base fields (``sefode.match``) and Fodinha's own; ``seats`` grows when a late player joins (7 Letras)."""
+
     opts: FodinhaOptions
-    seed: int
-    rng: random.Random
-    n: int
+    """The options parsed (``options`` holds them as JSON)."""
     unit: list[int]
     """Seat -> scoring unit (its own index, or its pair's index in team mode)."""
     units: int
@@ -71,7 +79,6 @@ class FodinhaState:
     dealt: list[list[int]] = field(default_factory=list)
     vira: int = -1
     strength: list[int] = field(default_factory=list)
-    phase: str = BIDDING
     turn: int = -1
     bids: list[int] = field(default_factory=list)
     nbids: int = 0
@@ -86,7 +93,6 @@ class FodinhaState:
     # --- the match so far
     records: list[HandRecord] = field(default_factory=list)
     match_tricks: list[Trick] = field(default_factory=list)
-    log: list[tuple[int, int]] = field(default_factory=list)
     leaving: list[bool] = field(default_factory=list)
     """Left on purpose; a stand-in finishes the hand (the whole match in team mode)."""
     left_key: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -97,6 +103,11 @@ class FodinhaState:
     """Per unit: (hand number, what it had left, oriented so bigger is better) when it went out."""
     placements: list[int] | None = None
     grouped_past: tuple[int, dict[str, list[dict[str, Any]]]] | None = field(default=None, compare=False, repr=False)
-    """A cache for the view, not part of the match: the JSON of the first N tricks of ``match_tricks`` (those of
-    finished hands, which never change again) grouped under whoever took them. Clones share it; it is replaced,
-    never mutated, so the view costs the same on the 100th hand as on the first."""
+    """A cache for the past (``views.past``), not part of the match: the JSON of the first N tricks of
+    ``match_tricks`` (those of finished hands, which never change again) grouped under whoever took them. Clones share
+    it; it is replaced, never mutated, so the past costs the same on the 100th hand as on the first."""
+
+    @property
+    def n(self) -> int:
+        """``seats``, by the short name the rules tests use."""
+        return self.seats

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sefode.cards import truco_name
+from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.dealing import visible_vira
 from sefode.games.fodinha.rules import FIXED_MANILHAS, manilha_rank
 from sefode.games.fodinha.state import OVER, FodinhaState, HandRecord, Trick
@@ -18,31 +18,31 @@ def sees(st: FodinhaState, viewer: int | None, owner: int) -> bool:
     if viewer is None:
         return False
     if st.size == 1:
-        return viewer != owner and viewer < st.n and st.alive[viewer] and viewer in st.order
+        return viewer != owner and viewer < st.seats and st.alive[viewer] and viewer in st.order
     return viewer == owner
 
 
 def public_view(st: FodinhaState, game: str, forbidden: int | None) -> dict[str, Any]:
-    """The part of the view every seat and spectator sees alike (``hands``, ``legal`` and ``seat`` are
-    placeholders that ``Fodinha.view`` fills; ``forbidden`` is the pé rule's bid, ``Fodinha.forbidden_bid``)."""
+    """The part of the view every seat and spectator sees alike (``hands`` and ``seat`` are placeholders that
+    ``Fodinha.view`` fills; ``forbidden`` is the pé rule's bid, ``Fodinha.forbidden_bid``). The seat's legal actions
+    are not in the view: the ``state`` message carries them, with their labels."""
     vira = visible_vira(st)
     seat = None
     hands = None
-    legal: list[Any] = []
     return {
         "game": game,
         "variant": st.opts.variant,
         "options": st.opts.to_json(),
         "seat": seat,
-        "seats": st.n,
-        "teams": [st.unit[s] for s in range(st.n)] if st.opts.teams else None,
-        "phase": st.phase,
+        "seats": st.seats,
+        "teams": [st.unit[s] for s in range(st.seats)] if st.opts.teams else None,
+        "phase": str(st.phase),
         "hand_number": st.hand_no,
         "cards": st.size,
         "dealer": st.dealer,
         "turn": st.turn if st.turn >= 0 else None,
         "vira": vira,
-        "vira_hidden": st.opts.sete_letras and vira is None and st.phase != OVER,
+        "vira_hidden": st.opts.sete_letras and vira is None and st.phase is not OVER,
         "manilhas": manilhas(st, vira),
         "hands": hands,
         "hand_counts": [len(h) for h in st.hands],
@@ -53,15 +53,19 @@ def public_view(st: FodinhaState, game: str, forbidden: int | None) -> dict[str,
         "leader": st.leader,
         "trick_value": 1 + st.acc,
         "tricks": [trick_json(t) for t in st.tricks],
-        "match_tricks": grouped(st),
-        "scores": [st.score[st.unit[s]] for s in range(st.n)],
+        "scores": [st.score[st.unit[s]] for s in range(st.seats)],
         "alive": list(st.alive),
         "left": list(st.leaving),
         "shown": list(st.shown),
-        "last_hand": record_json(st.records[-1]) if st.records else None,
-        "legal": legal,
+        "last_hand": last_hand_json(st.records[-1]) if st.records else None,
         "placements": st.placements,
     }
+
+
+def past(st: FodinhaState) -> dict[str, Any]:
+    """The match's past, the same for every seat and spectator (every trick is public once played): the tricks of the
+    match grouped under whoever took them (``Fodinha.past``; the view carries only the hand in progress)."""
+    return {"match_tricks": grouped(st)}
 
 
 def manilhas(st: FodinhaState, vira: str | None) -> list[str] | None:
@@ -95,7 +99,7 @@ def grouped(st: FodinhaState) -> dict[str, list[dict[str, Any]]]:
         cached = st.grouped_past = (past, built)
     groups = {key: list(entries) for key, entries in cached[1].items()}
     for t in st.match_tricks[past:]:
-        if t.hand == st.hand_no and st.phase != OVER and t.taken_by is None and t.winner is None:
+        if t.hand == st.hand_no and st.phase is not OVER and t.taken_by is None and t.winner is None:
             key = "pending"
         else:
             key = taker_key(t)
@@ -110,6 +114,14 @@ def taker_key(t: Trick) -> str:
 def hand_trick_json(t: Trick) -> dict[str, Any]:
     entry = trick_json(t)
     entry["hand"] = t.hand
+    return entry
+
+
+def last_hand_json(r: HandRecord) -> dict[str, Any]:
+    """The finished hand the table recalls (its summary, and the last trick for the peek until this hand has one):
+    its record with its last trick alone. Its other tricks are in the match's past (``past``), asked for on demand."""
+    entry = record_json(r)
+    entry["tricks"] = entry["tricks"][-1:]
     return entry
 
 

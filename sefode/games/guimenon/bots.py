@@ -228,8 +228,9 @@ def likely_reply(game: Game[GState], world: GState, other: int, rng: random.Rand
     sim.records = []
     _strip(sim, other)
     _settle_discards(game, sim, other)
-    hand = sorted(sim.hand[other], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0)
-                                                   + rng.random() * 2.0))
+    hand = sorted(
+        sim.hand[other], key=lambda c: -(CARDS[c].stars + (1.0 if CARDS[c].ability else 0.0) + rng.random() * 2.0)
+    )
     plan: Plan = []
     for card in hand:
         if rules.cost(sim, other, card) > sim.moon[other]:

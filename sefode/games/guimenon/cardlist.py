@@ -270,8 +270,7 @@ UI: dict[str, dict[str, str]] = {
         "guimenon.builder.pick_ready": "Choose…",
         "guimenon.builder.rules": "Guimenon rules",
         "guimenon.builder.intro": (
-            "Build a deck of at least 12 cards, one of each. Save it to pick it at the table, "
-            "or share it by its code."
+            "Build a deck of at least 12 cards, one of each. Save it to pick it at the table, or share it by its code."
         ),
         "guimenon.builder.no_pool": "The cards could not be loaded. Reload the page.",
         "guimenon.builder.start_from": "Start from a ready deck",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from sefode.games.guimenon.cardset import CardDef
+from sefode.match import MatchState
 
 SEATS = 2
 TURNS = 6
@@ -83,10 +83,9 @@ class TurnRecord:
 
 
 @dataclass(slots=True)
-class GState:
-    seed: int
-    rng: random.Random
-    options: dict[str, Any]
+class GState(MatchState):
+    """The base fields (``sefode.match``; always 2 seats; its phases are ``sefode.match.Phase``) and Guimenon's own."""
+
     deck_lists: list[list[str]]
     """Each seat's deck as chosen (card ids, in the listed order)."""
     shuffle: bool
@@ -116,11 +115,9 @@ class GState:
     confirmed: list[bool] = field(default_factory=lambda: [False, False])
     seen: list[set[int]] = field(default_factory=lambda: [set(), set()])
     """Cards of each seat that are public (revealed in play or discarded)."""
-    over: bool = False
     next_uid: int = 0
     next_serial: int = 0
     dirty: bool = True
-    log: list[tuple[int, int]] = field(default_factory=list)
     records: list[TurnRecord] = field(default_factory=list)
     recording: bool = True
     played: list[list[int]] = field(default_factory=lambda: [[], []])
@@ -150,13 +147,14 @@ class GState:
         return [*self.records[:-1], current]
 
     def clone(self) -> GState:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
         board = [[[u.copy() for u in side] for side in loc] for loc in self.board]
         return GState(
             seed=self.seed,
-            rng=rng,
+            rng=self.copy_rng(),
             options=self.options,
+            seats=SEATS,
+            phase=self.phase,
+            log=self.log[:],
             deck_lists=self.deck_lists,
             shuffle=self.shuffle,
             draw=[d[:] for d in self.draw],
@@ -176,11 +174,9 @@ class GState:
             owed=self.owed[:],
             confirmed=self.confirmed[:],
             seen=[set(s) for s in self.seen],
-            over=self.over,
             next_uid=self.next_uid,
             next_serial=self.next_serial,
             dirty=self.dirty,
-            log=self.log[:],
             records=self._records_copy() if self.recording else [],
             recording=self.recording,
             played=[p[:] for p in self.played],

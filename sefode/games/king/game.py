@@ -20,7 +20,6 @@ from sefode.engine import (
     Action,
     Capability,
     Event,
-    Game,
     GameSpec,
     IllegalAction,
     InvalidOptions,
@@ -33,22 +32,17 @@ from sefode.engine import (
     View,
     check_seat,
 )
+from sefode.games.king import dealing, sampling, scoring, views
 from sefode.games.king.bots import KNOWLEDGE
+from sefode.games.king.rules import CONTRACT as CONTRACT
 from sefode.games.king.rules import (
-    ALL,
     CONTRACT_INDEX,
     CONTRACTS,
     DECK_SIZE,
-    FIXED_ORDER,
-    HAND_SIZE,
     HANDS_PER_MATCH,
-    HEART_MASK,
     HEARTS,
-    JK_MASK,
-    KH_MASK,
     POOL,
     POOL_PER_SEAT,
-    Q_MASK,
     SEATS,
     SUITS,
     TRUNFO,
@@ -57,15 +51,13 @@ from sefode.games.king.rules import (
     card_name,
     cards_of,
     legal_mask,
-    names_of,
-    placements,
     play_chain,
     revealed,
-    trick_points,
 )
-from sefode.games.king.rules import CONTRACT as CONTRACT
 from sefode.games.king.rules import TRUMP as TRUMP
-from sefode.games.king.state import HandRecord, KingState, Phase, Trick
+from sefode.games.king.state import KingState, Phase
+from sefode.games.king.views import REASONS as REASONS
+from sefode.match import MatchGame
 
 _PLAYING = Phase.PLAYING
 _NOBODY: frozenset[Seat] = frozenset()
@@ -98,25 +90,12 @@ SPEC = GameSpec(
     capabilities=frozenset({Capability.FORFEIT}),
 )
 
-# What each link of a chain means, for the refusal message and the table's "why is this card dimmed".
-REASONS: dict[str, str] = {
-    "follow_suit": "you must follow the suit led",
-    "no_hearts_lead": "hearts may not be led until a heart has been played, unless you hold only hearts",
-    "no_trump_lead": "trumps may not be led until a trump has been played, unless you hold only trumps",
-    "must_trump": "you have none of the suit led, so you must play a trump",
-    "must_overtrump": "you must play a trump higher than the highest trump in the trick",
-    "must_drop_under": "a higher card of the suit is in the trick, so you must play your penalty card under it",
-    "must_discard": "you have none of the suit led, so you must discard a penalty card",
-    "must_discard_kh": "you have none of the suit led, so you must discard the king of hearts",
-    "must_discard_heart": "you have none of the suit led, so you must discard a heart",
-}
-
 
 def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
     return IllegalAction(message, code)
 
 
-class King(Game[KingState]):
+class King(MatchGame[KingState]):
     """King: 7 negative contracts, Trunfo four times and Bolola, chosen by the seat after the dealer."""
 
     name = "king"
@@ -140,113 +119,22 @@ class King(Game[KingState]):
                 raise InvalidOptions(f"dealer must be a seat from 0 to {SEATS - 1}, not {raw_dealer!r}")
             dealer = raw_dealer
         st = KingState(
-            fixed=opts["order"] == "fixed",
             seed=seed,
             rng=rng,
+            options=opts,
+            seats=SEATS,
+            phase=Phase.CHOOSING,
+            fixed=opts["order"] == "fixed",
             first_dealer=dealer,
-            presets=self._presets(setup.get("deals")),
+            presets=dealing.parse_presets(setup.get("deals")),
             totals=[0] * SEATS,
             trunfo_chosen=[False] * SEATS,
             pool_chosen=[0] * SEATS,
         )
-        self._start_hand(st, None)
+        dealing.start_hand(st, None)
         return st
 
-    @staticmethod
-    def _presets(deals: object) -> dict[int, list[int]]:
-        if deals is None:
-            return {}
-        if not isinstance(deals, list):
-            raise InvalidOptions('deals must be a list of {"hands": [[13 cards] × 4]} objects')
-        if len(deals) > HANDS_PER_MATCH:
-            raise InvalidOptions(f"deals lists {len(deals)} hands but a King match has {HANDS_PER_MATCH}")
-        presets: dict[int, list[int]] = {}
-        for i, deal in enumerate(deals):
-            if deal is None:
-                continue
-            where = f"deals[{i}]"
-            if not isinstance(deal, Mapping) or not isinstance(deal.get("hands"), list) or set(deal) != {"hands"}:
-                raise InvalidOptions(f"{where} must be an object with just a 'hands' list")
-            hands = deal["hands"]
-            if len(hands) != SEATS:
-                raise InvalidOptions(f"{where}: 'hands' lists {len(hands)} seats but King has {SEATS}")
-            masks: list[int] = []
-            seen = 0
-            for seat, cards in enumerate(hands):
-                if not isinstance(cards, list) or len(cards) != HAND_SIZE:
-                    got = len(cards) if isinstance(cards, list) else cards
-                    raise InvalidOptions(f"{where}: seat {seat} must get {HAND_SIZE} cards, got {got!r}")
-                mask = 0
-                for name in cards:
-                    try:
-                        b = 1 << card_code(name)
-                    except KingCardError as err:
-                        raise InvalidOptions(f"{where}: {err}") from None
-                    if (mask | seen) & b:
-                        raise InvalidOptions(f"{where}: {name} is dealt twice")
-                    mask |= b
-                seen |= mask
-                masks.append(mask)
-            presets[i + 1] = masks
-        return presets
-
-    def options(self, state: KingState) -> dict[str, Any]:
-        return {"order": "fixed" if state.fixed else "choice"}
-
-    def match_seed(self, state: KingState) -> int:
-        return state.seed
-
-    def seats(self, state: KingState) -> int:
-        return SEATS
-
     # ================================================================= dealing
-    def _start_hand(self, st: KingState, events: list[Event] | None) -> None:
-        st.hand_no += 1
-        number = st.hand_no
-        st.dealer = dealer = (st.first_dealer + number - 1) % SEATS
-        st.chooser = chooser = (dealer + 1) % SEATS
-        deck = list(range(DECK_SIZE))
-        st.rng.shuffle(deck)  # always, so that later hands do not depend on presets
-        preset = st.presets.get(number)
-        if preset is not None:
-            hands = preset[:]
-        else:
-            hands = [0] * SEATS
-            for i in range(SEATS):
-                seat = (chooser + i) % SEATS
-                m = 0
-                for c in deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]:
-                    m |= 1 << c
-                hands[seat] = m
-        st.hands = hands
-        st.dealt = hands[:]
-        st.turn = chooser
-        st.leader = chooser
-        st.trick = []
-        st.led = st.top_led = st.top_trump = -1
-        st.broken = False
-        st.chain = None
-        st.played = 0
-        st.excluded = [0] * SEATS
-        st.tricks = []
-        st.points = [0] * SEATS
-        st.trump = -1
-        if st.fixed:
-            st.contract = FIXED_ORDER[number - 1]
-            st.phase = Phase.TRUMP if st.contract == TRUNFO else Phase.PLAYING
-        else:
-            st.contract = -1
-            st.phase = Phase.CHOOSING
-        if events is not None:
-            events.append(
-                {
-                    "type": "deal",
-                    "hand": number,
-                    "dealer": dealer,
-                    "chooser": chooser,
-                    "contract": CONTRACTS[st.contract].name if st.contract >= 0 else None,
-                }
-            )
 
     # ================================================================= turns
     def awaiting(self, state: KingState) -> frozenset[Seat]:
@@ -338,31 +226,8 @@ class King(Game[KingState]):
             raise _bad(f"seat {seat} does not hold {card_name(action)}", "action/card_not_in_hand")
         chain = self.chain(st)
         if not legal_mask(hand, chain) >> action & 1:
-            reason = self._reason(st, chain, hand)
+            reason = views.refusal_reason(st, chain, hand)
             raise _bad(f"{card_name(action)} may not be played now: {REASONS[reason]}", f"action/{reason}")
-
-    def _reason(self, st: KingState, chain: list[int], hand: int) -> str:
-        """Which rule binds a seat holding ``hand`` now (it names why the other cards are refused)."""
-        index = next((i for i, allowed in enumerate(chain) if hand & allowed), len(chain))
-        if st.led < 0:
-            return "no_trump_lead" if st.contract == TRUNFO else "no_hearts_lead"
-        if st.contract == TRUNFO:
-            over = "must_overtrump" if st.top_trump >= 0 else "must_trump"
-            names = [over, "follow_suit"] if st.led == st.trump else ["follow_suit", over, "must_trump"]
-            return names[index]
-        contract = CONTRACTS[st.contract]
-        if contract.follow_forced:
-            if index == 0:
-                return "must_drop_under"
-            index -= 1
-        if index == 0:
-            return "follow_suit"
-        allowed = chain[-len(contract.void_forced) :][index - 1]
-        if allowed == KH_MASK:
-            return "must_discard_kh"
-        if allowed == HEART_MASK:
-            return "must_discard_heart"
-        return "must_discard"
 
     def _apply(self, state: KingState, seat: Seat, action: Action, events: list[Event] | None = None) -> None:
         st = state
@@ -395,7 +260,7 @@ class King(Game[KingState]):
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": card_name(action)})
             if len(trick) == SEATS:
-                self._resolve_trick(st, events)
+                scoring.resolve_trick(st, events)
             else:
                 st.turn = (seat + 1) % SEATS
             return
@@ -419,68 +284,6 @@ class King(Game[KingState]):
 
     apply_fast = _apply
     """The unchecked path is ``_apply`` itself with no events."""
-
-    def _resolve_trick(self, st: KingState, events: list[Event] | None) -> None:
-        plays = st.trick
-        best = st.top_trump if st.top_trump >= 0 else st.top_led
-        winner = plays[0][0]
-        cards = 0
-        for s, c in plays:
-            cards |= 1 << c
-            if c == best:
-                winner = s
-        points = trick_points(st.contract, cards, len(st.tricks))
-        st.points[winner] += points
-        trick = Trick(st.leader, plays, winner, points)
-        st.tricks.append(trick)
-        st.trick = []
-        st.led = st.top_led = st.top_trump = -1
-        st.leader = winner
-        if events is not None:
-            events.append(
-                {
-                    "type": "trick",
-                    "leader": trick.leader,
-                    "plays": [[s, card_name(c)] for s, c in plays],
-                    "winner": winner,
-                    "points": points,
-                }
-            )
-        ends = CONTRACTS[st.contract].ends_when
-        if len(st.tricks) == HAND_SIZE or (ends and st.played & ends == ends):
-            self._end_hand(st, events)
-        else:
-            st.turn = winner
-
-    def _end_hand(self, st: KingState, events: list[Event] | None) -> None:
-        totals = st.totals
-        for s in range(SEATS):
-            totals[s] += st.points[s]
-        early = len(st.tricks) < HAND_SIZE
-        record = HandRecord(
-            st.hand_no, st.dealer, st.chooser, st.contract, st.trump, st.tricks, st.points[:], totals[:], early
-        )
-        st.records.append(record)
-        if events is not None:
-            events.append(
-                {
-                    "type": "hand_end",
-                    "hand": st.hand_no,
-                    "contract": CONTRACTS[st.contract].name,
-                    "points": record.points[:],
-                    "totals": record.totals[:],
-                    "early": early,
-                }
-            )
-        if st.hand_no >= HANDS_PER_MATCH:
-            st.phase = Phase.OVER
-            st.turn = -1
-            st.hands = [0] * SEATS
-            st.placements = placements(totals)
-            if events is not None:
-                events.append({"type": "match_end", "placements": st.placements[:], "totals": totals[:]})
-            return
-        self._start_hand(st, events)
 
     # ================================================================= leaving the table
     def forfeit(self, state: KingState, seat: Seat) -> list[Event]:
@@ -517,113 +320,24 @@ class King(Game[KingState]):
 
     # ================================================================= views
     def quotas(self, st: KingState) -> list[dict[str, int]] | None:
-        """Per seat: choices left (``trunfo`` 0/1, ``pool`` 0..2); None in the fixed order."""
-        if st.fixed:
-            return None
-        return [
-            {"trunfo": 0 if st.trunfo_chosen[s] else 1, "pool": POOL_PER_SEAT - st.pool_chosen[s]} for s in range(SEATS)
-        ]
-
-    @staticmethod
-    def counters(tricks: list[Trick]) -> list[dict[str, int]]:
-        """Per seat, what it has taken in this hand: tricks, jacks and kings, queens, hearts, K♥, points."""
-        out = [{"tricks": 0, "men": 0, "queens": 0, "hearts": 0, "king_of_hearts": 0, "points": 0} for _ in range(4)]
-        for t in tricks:
-            cards = 0
-            for _, c in t.plays:
-                cards |= 1 << c
-            row = out[t.winner]
-            row["tricks"] += 1
-            row["men"] += (cards & JK_MASK).bit_count()
-            row["queens"] += (cards & Q_MASK).bit_count()
-            row["hearts"] += (cards & HEART_MASK).bit_count()
-            row["king_of_hearts"] += 1 if cards & KH_MASK else 0
-            row["points"] += t.points
-        return out
-
-    @staticmethod
-    def _trick_json(t: Trick) -> dict[str, Any]:
-        return {"leader": t.leader, "plays": [[s, card_name(c)] for s, c in t.plays], "winner": t.winner}
-
-    def _record_json(self, r: HandRecord) -> dict[str, Any]:
-        return {
-            "number": r.number,
-            "dealer": r.dealer,
-            "chooser": r.chooser,
-            "contract": CONTRACTS[r.contract].name,
-            "trump": SUITS[r.trump] if r.trump >= 0 else None,
-            "tricks": [self._trick_json(t) for t in r.tricks],
-            "points": list(r.points),
-            "totals": list(r.totals),
-        }
+        return views.quotas(st)
 
     def view(self, state: KingState, seat: Seat | None) -> View:
         st = state
         if seat is not None:
             check_seat(seat, SEATS)
-        over = st.phase is Phase.OVER
-        hands = [names_of(st.hands[o]) if seat == o and not over else None for o in range(SEATS)]
-        legal = [self.action_json(st, a) for a in self.legal_actions(st, seat)] if seat is not None else []
-        reasons: dict[str, dict[str, str]] = {}
-        if seat is not None and seat == st.turn and st.phase is Phase.PLAYING:
-            hand = st.hands[seat]
-            chain = self.chain(st)
-            refused = hand & ~legal_mask(hand, chain)
-            if refused:
-                reason = self._reason(st, chain, hand)
-                for name in names_of(refused):
-                    reasons[name] = {"key": f"king.reason.{reason}", "text": REASONS[reason]}
-        sheet = [
-            {
-                "number": r.number,
-                "dealer": r.dealer,
-                "chooser": r.chooser,
-                "contract": CONTRACTS[r.contract].name,
-                "trump": SUITS[r.trump] if r.trump >= 0 else None,
-                "points": list(r.points),
-                "totals": list(r.totals),
-                "early": r.early,
-            }
-            for r in st.records
-        ]
-        last = st.tricks[-1] if st.tricks else (st.records[-1].tricks[-1] if st.records else None)
-        return {
-            "game": self.name,
-            "options": self.options(st),
-            "seat": seat,
-            "seats": SEATS,
-            "phase": str(st.phase),
-            "hand_number": st.hand_no,
-            "hands_per_match": HANDS_PER_MATCH,
-            "dealer": st.dealer,
-            "chooser": st.chooser,
-            "contract": CONTRACTS[st.contract].name if st.contract >= 0 and not over else None,
-            "trump": SUITS[st.trump] if st.trump >= 0 and not over else None,
-            "turn": st.turn if st.turn >= 0 else None,
-            "hands": hands,
-            "hand_counts": [h.bit_count() for h in st.hands],
-            "leader": st.leader,
-            "trick": [[s, card_name(c)] for s, c in st.trick],
-            "tricks": [self._trick_json(t) for t in st.tricks] if not over else [],
-            "last_trick": None if last is None else self._trick_json(last),
-            "broken": st.broken,
-            "taken": self.counters(st.tricks) if not over else None,
-            "points": list(st.points),
-            "totals": list(st.totals),
-            "sheet": sheet,
-            "quotas": self.quotas(st),
-            "pool_open": [CONTRACTS[c].name for c in POOL if not st.pool_played >> c & 1] if not st.fixed else None,
-            "contracts": [
-                {"name": c.name, "total": c.total, "points": c.points, "key": f"king.contract.{c.name}"}
-                for c in CONTRACTS
-            ],
-            "legal": legal,
-            "reasons": reasons,
-            "placements": st.placements,
-        }
+        playing = seat is not None and seat == st.turn and st.phase is Phase.PLAYING
+        return views.view(st, seat, self.options(st), self.chain(st) if playing else None)
+
+    def past(self, state: KingState, seat: Seat | None) -> dict[str, Any]:
+        """The finished hands with their tricks (public: every card of a trick is played face up); the view keeps the
+        súmula (12 rows at most), this hand's tricks and the last trick."""
+        if seat is not None:
+            check_seat(seat, SEATS)
+        return views.report(state)
 
     def report(self, state: KingState) -> dict[str, Any]:
-        return {"hands": [self._record_json(r) for r in state.records]}
+        return views.report(state)
 
     # ================================================================= JSON actions and histories
     def parse_action(self, state: KingState, seat: Seat, message: Mapping[str, Any]) -> Action:
@@ -660,14 +374,6 @@ class King(Game[KingState]):
             return {"contract": CONTRACTS[action - CONTRACT].name}
         return {"trump": SUITS[action - TRUMP]}
 
-    def history_actions(self, state: KingState) -> list[dict[str, Any]]:
-        out = []
-        for seat, action in state.log:
-            entry: dict[str, Any] = {"seat": seat}
-            entry.update(self.action_json(state, action))
-            out.append(entry)
-        return out
-
     def history_setup(self, state: KingState) -> dict[str, Any]:
         return {"dealer": state.first_dealer}
 
@@ -677,138 +383,14 @@ class King(Game[KingState]):
         return KNOWLEDGE
 
     def clone(self, state: KingState) -> KingState:
-        st = state
-        rng = random.Random()
-        rng.setstate(st.rng.getstate())
-        return KingState(
-            fixed=st.fixed,
-            seed=st.seed,
-            rng=rng,
-            first_dealer=st.first_dealer,
-            presets=st.presets,
-            hand_no=st.hand_no,
-            dealer=st.dealer,
-            chooser=st.chooser,
-            phase=st.phase,
-            contract=st.contract,
-            trump=st.trump,
-            hands=st.hands[:],
-            dealt=st.dealt[:],
-            turn=st.turn,
-            leader=st.leader,
-            trick=st.trick[:],
-            led=st.led,
-            top_led=st.top_led,
-            top_trump=st.top_trump,
-            broken=st.broken,
-            played=st.played,
-            excluded=st.excluded[:],
-            tricks=st.tricks[:],
-            points=st.points[:],
-            totals=st.totals[:],
-            trunfo_chosen=st.trunfo_chosen[:],
-            pool_chosen=st.pool_chosen[:],
-            pool_played=st.pool_played,
-            records=st.records[:],
-            log=st.log[:],
-            placements=None if st.placements is None else st.placements[:],
-            left=st.left[:],
-        )
+        return sampling.clone_state(state)
 
     def infoset_key(self, state: KingState, seat: Seat) -> Hashable:
-        # Every decision is public (contracts, trumps, plays); a seat sees its own hand and nothing else.
-        return (seat, state.hand_no, state.hands[seat] if state.phase is not Phase.OVER else 0, tuple(state.log))
+        return sampling.infoset_key(state, seat)
 
     def unseen_mask(self, state: KingState, seat: Seat) -> int:
-        """Cards of the hand in progress whose place ``seat`` does not know: in the others' hands."""
-        return ALL & ~state.hands[seat] & ~state.played
+        """Cards of the hand in progress whose place ``seat`` does not know (``sampling.unseen_mask``)."""
+        return sampling.unseen_mask(state, seat)
 
     def resample(self, state: KingState, seat: Seat, rng: random.Random) -> KingState:
-        """Deal the others' hidden cards again at random, respecting every card a seat has shown it does
-        not hold (a void, a forced play it did not make): ``excluded``. The deal is drawn card by card,
-        each card going to a seat that may hold it, and only where Hall's condition says the rest can
-        still be dealt, so it never fails."""
-        st = self.clone(state)
-        st.rng = random.Random(rng.getrandbits(64))
-        st.seed = -1  # the match seed would give every deal away
-        st.presets = {}
-        if st.phase is Phase.OVER:
-            return st
-        others = [o for o in range(SEATS) if o != seat]
-        pool = cards_of(self.unseen_mask(state, seat))
-        rng.shuffle(pool)
-        sizes = [st.hands[o].bit_count() for o in others]
-        excluded = [st.excluded[o] for o in others]
-        new = [0, 0, 0]
-        if not (excluded[0] | excluded[1] | excluded[2]) & ALL & ~state.played & ~state.hands[seat]:
-            pos = 0
-            for i in range(3):
-                m = 0
-                for c in pool[pos : pos + sizes[i]]:
-                    m |= 1 << c
-                new[i] = m
-                pos += sizes[i]
-        else:
-            new = _constrained_deal(pool, sizes, excluded, rng)
-        played_by = [0] * SEATS
-        for t in st.tricks:
-            for s, c in t.plays:
-                played_by[s] |= 1 << c
-        for s, c in st.trick:
-            played_by[s] |= 1 << c
-        for i, o in enumerate(others):
-            st.hands[o] = new[i]
-            st.dealt[o] = new[i] | played_by[o]
-        return st
-
-
-def _constrained_deal(pool: list[int], sizes: list[int], excluded: list[int], rng: random.Random) -> list[int]:
-    """Deal ``pool`` to three seats of ``sizes`` so that no seat gets a card of its ``excluded`` mask.
-
-    Cards are grouped by the set of seats that may hold them (a 3-bit mask); a card goes to seat ``i``
-    only if, afterwards, every set T of seats can still take the cards that only T may hold (Hall).
-    """
-    groups = [0] * 8
-    allowed_of: list[int] = []
-    for c in pool:
-        b = 1 << c
-        a = (0 if excluded[0] & b else 1) | (0 if excluded[1] & b else 2) | (0 if excluded[2] & b else 4)
-        allowed_of.append(a)
-        groups[a] += 1
-    caps = sizes[:]
-    new = [0, 0, 0]
-
-    def feasible() -> bool:
-        for t in range(1, 8):
-            need = 0
-            for a in range(1, 8):
-                if a & ~t == 0:
-                    need += groups[a]
-            cap = (caps[0] if t & 1 else 0) + (caps[1] if t & 2 else 0) + (caps[2] if t & 4 else 0)
-            if need > cap:
-                return False
-        return True
-
-    # The most constrained cards first (fewest seats allowed), random order otherwise.
-    order = sorted(range(len(pool)), key=lambda k: allowed_of[k].bit_count())
-    for k in order:
-        a = allowed_of[k]
-        groups[a] -= 1
-        seats = [i for i in range(3) if a >> i & 1 and caps[i] > 0]
-        weights = [caps[i] for i in seats]
-        chosen = -1
-        while seats:
-            pick = rng.choices(range(len(seats)), weights)[0]
-            i = seats[pick]
-            caps[i] -= 1
-            if feasible():
-                chosen = i
-                break
-            caps[i] += 1
-            del seats[pick]
-            del weights[pick]
-        if chosen < 0:  # cannot happen when the real deal respects ``excluded``; deal anywhere then
-            chosen = max(range(3), key=lambda i: caps[i])
-            caps[chosen] -= 1
-        new[chosen] |= 1 << pool[k]
-    return new
+        return sampling.resample(state, seat, rng)

@@ -96,10 +96,19 @@ LOWER = tuple(((1 << (code % 13)) - 1) << (13 * (code // 13)) for code in range(
 HIGHER = tuple(SUIT_MASK[code // 13] & ~LOWER[code] & ~(1 << code) for code in range(DECK_SIZE))
 """Per card: the cards of its suit ranked above it."""
 
+
+def _suit_lists(base: int) -> tuple[tuple[int, ...], ...]:
+    """Per 13-bit mask of one suit, its card codes ascending (``base``: the suit's first code). Each entry is its
+    lowest card before the entry of the mask without it, so the table is made in one pass (a process start pays
+    for it: every server, worker and command)."""
+    table: list[tuple[int, ...]] = [()] * (1 << 13)
+    for m in range(1, 1 << 13):
+        table[m] = (base + (m & -m).bit_length() - 1, *table[m & (m - 1)])
+    return tuple(table)
+
+
 # The cards of a mask as a sorted list, 13 bits (one suit) at a time.
-_SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(13 * s + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
-)
+_SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_lists(13 * s) for s in range(4))
 
 
 def cards_of(mask: int) -> list[int]:

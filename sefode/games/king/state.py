@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from sefode.match import MatchState
 
 
 class Phase(StrEnum):
@@ -42,11 +43,11 @@ class HandRecord:
 
 
 @dataclass(slots=True)
-class KingState:
+class KingState(MatchState):
+    """The base fields (``sefode.match``; always 4 seats) and King's own."""
+
     fixed: bool
     """``order: "fixed"``: the contracts come in the fixed order and nobody chooses."""
-    seed: int
-    rng: random.Random
     first_dealer: int
     presets: dict[int, list[int]] = field(default_factory=dict)
     """Hand number -> the preset deal (one mask of 13 cards per seat), from a hand history."""
@@ -54,7 +55,6 @@ class KingState:
     hand_no: int = 0
     dealer: int = 0
     chooser: int = 0
-    phase: Phase = Phase.CHOOSING
     contract: int = -1
     trump: int = -1
     hands: list[int] = field(default_factory=list)
@@ -89,7 +89,6 @@ class KingState:
     pool_played: int = 0
     """Pool contracts already chosen, as a mask of contract indices."""
     records: list[HandRecord] = field(default_factory=list)
-    log: list[tuple[int, int]] = field(default_factory=list)
     placements: list[int] | None = None
     left: list[bool] = field(default_factory=lambda: [False] * 4)
     """Per seat: its player left the table (capability ``forfeit``); a bot plays the seat to the end."""

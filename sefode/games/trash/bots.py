@@ -55,7 +55,7 @@ class Sight:
         self.draw_left = len(st.draw)
         # Ranks the seat may still hope to collect: those not held by the others as far as anyone knows.
         taken = [0] * 13
-        for o in range(st.n):
+        for o in range(st.seats):
             if o != seat:
                 for c in st.known[o]:
                     if c not in st.collectors:
@@ -72,7 +72,7 @@ class Sight:
         if not full:
             return
         # Opponents close to four of a kind, from what they took from the table and their hand sizes.
-        for o in range(st.n):
+        for o in range(st.seats):
             if o == seat or not st.alive[o]:
                 continue
             size = len(st.hands[o])
@@ -91,7 +91,7 @@ class Sight:
         seen = set(st.hands[seat])
         for pile in st.piles:
             seen.update(pile)
-        for o in range(st.n):
+        for o in range(st.seats):
             seen.update(st.known[o])
         full_deck = range(54) if st.opts.jokers else [*sorted(st.collectors), *range(4, 52)]
         for c in full_deck:
@@ -359,7 +359,7 @@ def win_chances(st: TrashState, temperature: float, nobody: float | None = None)
     in (a seat out has none). The sum stays below 1: some matches end with no winner. Without ``nobody`` that
     share is a fixed tenth; with it, "no one wins" is one more choice of the softmax, as a hand of that value."""
     values: list[float] = []
-    for s in range(st.n):
+    for s in range(st.seats):
         if not st.alive[s]:
             values.append(-1.0)
             continue
@@ -378,7 +378,7 @@ def win_chances(st: TrashState, temperature: float, nobody: float | None = None)
 def searcher(st: TrashState) -> int:
     """The seat a determinized state was drawn for: the one whose hand as dealt it still knows
     (``Trash.resample`` forgets the others'); -1 in a state that is not a determinization."""
-    mine = [s for s in range(st.n) if st.dealt[s] and st.dealt[s][0] >= 0]
+    mine = [s for s in range(st.seats) if st.dealt[s] and st.dealt[s][0] >= 0]
     return mine[0] if len(mine) == 1 else -1
 
 
@@ -424,14 +424,14 @@ def known_near_wins(st: TrashState, seat: int) -> list[tuple[int, int]]:
     seen = set(st.hands[seat])
     for pile in st.piles:
         seen.update(pile)
-    for o in range(st.n):
+    for o in range(st.seats):
         if o != seat:
             seen.update(st.known[o])
     latest: dict[int, Action] = {}
     for s, action in st.log:
         latest[s] = action
     out: list[tuple[int, int]] = []
-    for o in range(st.n):
+    for o in range(st.seats):
         if o == seat or not st.alive[o] or len(st.hands[o]) != 4:
             continue
         known = st.known[o]
@@ -547,9 +547,9 @@ class TrashHooks(SearchHooks):
 
     def rewards(self, root: Any, state: Any) -> list[float]:
         st: TrashState = state
-        n = st.n
+        n = st.seats
         k = self.scale
-        if st.turn < 0:
+        if st.over:
             return [k if s == st.winner else 0.0 for s in range(n)]
         left = TURN_LIMIT - max(st.turns)
         if left >= self.late:

@@ -63,6 +63,10 @@ def card_name(code: int) -> str:
     return standard_name(code)
 
 
+def card_names(codes: list[int] | tuple[int, ...]) -> list[str]:
+    return [card_name(c) for c in codes]
+
+
 def rank_of(code: int) -> int:
     """Rank index 0 (A) .. 12 (K) of a non-joker card."""
     return code >> 2

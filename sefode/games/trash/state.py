@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
+
+from sefode.match import MatchState
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,11 +18,12 @@ class TrashOptions:
 
 
 @dataclass(slots=True)
-class TrashState:
+class TrashState(MatchState):
+    """The base fields (``sefode.match``; its phases are ``sefode.match.Phase``) and One Man's Trash's own. The log
+    holds every turn: every action is public; only the card drawn is not (``drawn``)."""
+
     opts: TrashOptions
-    seed: int
-    rng: random.Random
-    n: int
+    """The options parsed (``options`` holds them as JSON)."""
     collectors: frozenset[int]
     """The two Trash Collectors' codes: the jokers, or the two aces left in the deck."""
     fits: tuple[tuple[bool, ...], ...]
@@ -37,7 +39,7 @@ class TrashState:
     picked up) and not played since."""
     alive: list[bool]
     turn: int
-    """The seat to play, -1 once the match is over."""
+    """The seat to play, -1 once the match is over (its phase ``OVER``)."""
     turns: list[int]
     """Turns each seat has played."""
     start_piles: tuple[tuple[int, ...], ...]
@@ -47,8 +49,6 @@ class TrashState:
     """The ``deal`` of a hand history, normalised, when the match was set up from one."""
     out: list[int] = field(default_factory=list)
     """Seats that went out, in order."""
-    log: list[tuple[int, int]] = field(default_factory=list)
-    """(seat, action) of every turn. Every action is public; only the card drawn is not (``drawn``)."""
     drawn: list[int] = field(default_factory=list)
     """The card of each draw, in order (-1 where a resampled state does not know it)."""
     winner: int = -1
@@ -59,5 +59,6 @@ class TrashState:
     """Per seat: its player left the table (capability ``forfeit``); a bot plays the seat to the end."""
 
     @property
-    def over(self) -> bool:
-        return self.turn < 0
+    def n(self) -> int:
+        """``seats``, by the short name the rules tests use."""
+        return self.seats

@@ -21,15 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sefode.analysis import DEFAULT_THINK_MS, analyse, count_decisions, highlights
 from sefode.history import FORMAT, replay
 from sefode.server import metrics
+from sefode.server.bodies import Analysis, Coach
 from sefode.server.limits import client_of
 from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, hub_of, me
+from sefode.server.routes.common import api, hub_of, me, send
 from sefode.server.routes.matches import finished_history
 from sefode.server.work import FairPool
 
@@ -52,12 +53,12 @@ class Job:
     error: str | None = None
     task: asyncio.Future[Any] | None = field(default=None, repr=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def answer(self) -> Analysis:
         if self.result is not None:
-            return {"status": "done", "done": self.total, "total": self.total, "analysis": self.result}
+            return Analysis(status="done", done=self.total, total=self.total, analysis=self.result)
         if self.error is not None:
-            return {"status": "failed", "done": self.done, "total": self.total, "error": self.error}
-        return {"status": "running", "done": self.done, "total": self.total}
+            return Analysis(status="failed", done=self.done, total=self.total, error=self.error)
+        return Analysis(status="running", done=self.done, total=self.total)
 
 
 @dataclass
@@ -164,12 +165,12 @@ async def _job(request: Request, start: bool) -> Job:
 @api
 async def start_analysis(request: Request) -> Response:
     await me(request)  # starting a search needs a session (reading a finished one does not)
-    return JSONResponse((await _job(request, True)).to_json())
+    return send((await _job(request, True)).answer())
 
 
 @api
 async def analysis_status(request: Request) -> Response:
-    return JSONResponse((await _job(request, False)).to_json())
+    return send((await _job(request, False)).answer())
 
 
 COACH_BUDGET_S = 3.0
@@ -193,7 +194,7 @@ async def coach(request: Request) -> Response:
     seat = run.seat_of(player_id)
     if seat is None:
         raise ClientError("room/not_seated", "you do not play this match")
-    if any(not s.get("bot") and s.get("player_id") != player_id for s in run.seats):
+    if any(not s.bot and s.player_id != player_id for s in run.seats):
         raise ClientError("coach/not_solo", "the coach helps only at a solo table (every other seat a bot)")
     since = _whole(request, "since", 0) or 0
     until = _whole(request, "until", None)
@@ -223,9 +224,7 @@ async def coach(request: Request) -> Response:
     finally:
         analyses.coaching.discard(player_id)
     decisions = result["decisions"]
-    return JSONResponse(
-        {"seat": seat, "since": since, "until": until, "decisions": decisions, "highlights": highlights(decisions)}
-    )
+    return send(Coach(seat=seat, since=since, until=until, decisions=decisions, highlights=highlights(decisions)))
 
 
 def shutdown(app_state: Any) -> None:

@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
+from sefode import text
 from sefode.engine import EngineError
-from sefode.server import logs, text
+from sefode.server import logs
 from sefode.server.deadlines import body_timeout_s
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
+from sefode.wire import BadBody, Body, decode, encoded
+
+B = TypeVar("B", bound=Body)
 
 COOKIE = "sefode_session"
 MAX_BODY_BYTES = 16 * 1024
@@ -43,6 +47,12 @@ STATUS = {
 
 def error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def send(value: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer encoded from its type (an ``Answer`` of ``sefode.server.bodies`` or ``sefode.accounts.bodies``,
+    a list of them, or null): what the OpenAPI document says it is (``sefode.server.openapi``)."""
+    return Response(encoded(value), status_code=status, media_type="application/json", headers=headers)
 
 
 def hub_of(conn: HTTPConnection) -> Hub:
@@ -116,7 +126,7 @@ async def _stream(request: Request, limit: int) -> bytes:
 
 
 async def body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The JSON object of the request body, under the size cap ``limit`` and the text rule (``sefode.server.text``)."""
+    """The JSON object of the request body, under the size cap ``limit`` and the text rule (``sefode.text``)."""
     raw = await read_body(request, limit)
     try:
         data = text.loads(raw or b"{}", where="body")
@@ -125,6 +135,14 @@ async def body(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ClientError("message/invalid", "the body must be a JSON object")
     return data
+
+
+def typed(data: dict[str, Any], kind: type[B]) -> B:
+    """A request body (``body``) as its type (``sefode.server.bodies``); ClientError when it does not fit."""
+    try:
+        return decode(data, kind)
+    except BadBody as err:
+        raise ClientError(err.refusal.code, err.refusal.message) from None
 
 
 def checked(rule: Callable[[object], str], value: object) -> str:

@@ -16,13 +16,15 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from sefode import text
 from sefode.engine import Capability, EngineError, Game, games, get_game
-from sefode.server import text
+from sefode.server.bodies import Deleted, GameInfo, Games, Kept, KeptItem, KeptItems, KeptValue
 from sefode.server.messages import ClientError
-from sefode.server.routes.common import api, body, error, hub_of, me
+from sefode.server.routes.common import api, body, error, hub_of, me, send, typed
+from sefode.wire import answer_of
 
 LANGUAGES = ("pt-BR", "en")
 DEFAULT_LANGUAGE = "pt-BR"
@@ -97,21 +99,24 @@ def rules_page(page: str, lang: str) -> str | None:
     return None
 
 
-def game_json(game: Game[Any]) -> dict[str, Any]:
+def game_json(game: Game[Any]) -> GameInfo:
     name = game.name
     client = _resource(game, "client", "index.js")
     catalogues = {
         lang: f"/games/{name}/i18n/{lang}.json" for lang in LANGUAGES if _resource(game, "i18n", f"{lang}.json")
     }
-    return {
-        **game.spec.to_json(),
-        "client": f"/games/{name}/client/index.js" if client is not None else None,
-        "i18n": catalogues or None,
-    }
+    return answer_of(
+        {
+            **game.spec.to_json(),
+            "client": f"/games/{name}/client/index.js" if client is not None else None,
+            "i18n": catalogues or None,
+        },
+        GameInfo,
+    )
 
 
 async def list_games(request: Request) -> Response:
-    return JSONResponse({"games": [game_json(g) for g in games()]})
+    return send(Games(games=[game_json(g) for g in games()]))
 
 
 def _game(request: Request) -> Game[Any]:
@@ -180,7 +185,7 @@ async def list_player_data(request: Request) -> Response:
     game = _data_game(request)
     hub = hub_of(request)
     items = await hub.db(hub.store.player_data, player_id, game.name)
-    return JSONResponse({"items": [{"key": k, "value": v, "updated_at": at} for k, v, at in items]})
+    return send(KeptItems(items=[KeptItem(key=k, value=v, updated_at=at) for k, v, at in items]))
 
 
 @api
@@ -192,9 +197,10 @@ async def put_player_data(request: Request) -> Response:
     data = await body(request)
     if set(data) != {"value"}:
         raise ClientError("message/invalid", 'the body is {"value": ...}')
+    kept = typed(data, KeptValue).value
     try:
-        # The one text rule (sefode.server.text) for every string kept, whichever game keeps it: a deck's name too.
-        value = game.check_player_data(key, text.kept_strings(data["value"], "value"))
+        # The one text rule (sefode.text) for every string kept, whichever game keeps it: a deck's name too.
+        value = game.check_player_data(key, text.kept_strings(kept, "value"))
     except text.TextError as err:
         raise ClientError(err.code, err.message) from None
     except EngineError as err:
@@ -202,7 +208,7 @@ async def put_player_data(request: Request) -> Response:
     hub = hub_of(request)
     if not await hub.db(hub.store.put_player_data, player_id, game.name, key, value, DATA_KEYS_MOST):
         raise ClientError("data/full", f"a player keeps at most {DATA_KEYS_MOST} items of a game; delete one first")
-    return JSONResponse({"key": key, "value": value})
+    return send(Kept(key=key, value=value))
 
 
 @api
@@ -213,7 +219,7 @@ async def delete_player_data(request: Request) -> Response:
     hub = hub_of(request)
     if not await hub.db(hub.store.delete_player_data, player_id, game.name, key):
         raise ClientError("data/not_found", "there is nothing kept under that key")
-    return JSONResponse({"deleted": key})
+    return send(Deleted(deleted=key))
 
 
 def routes() -> list[Route]:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sefode.engine import get_game, guard_reason
 from sefode.history import export, rebuild, replay
+from sefode.server.bodies import History, HistorySeat, Replay
 from sefode.server.hub import Hub
 from sefode.server.messages import ClientError
 from sefode.server.routes.common import api, hub_of
+from sefode.store.seats import StoredSeat
+from sefode.wire import answer_of
 
 
 async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
@@ -28,22 +32,23 @@ async def finished_history(hub: Hub, match_id: str) -> dict[str, Any]:
     guard = guard_reason(game, state, len(stored.actions))
     if guard is not None:  # the guard against endless play ended it (Game.max_decisions): the history says why
         out["result"] = {**game.unfinished_outcome(state).to_json(), "guard": guard}
-    accounts = await hub.bot_accounts(s.get("player_id") for s in stored.seats)  # the store for ids not seen here
+    accounts = await hub.bot_accounts(s.player_id for s in stored.seats)  # the store for ids not seen here
     bot_names = await hub.db(hub.store.player_names, sorted(accounts)) if accounts else {}
-    out["seats"] = [seat_kind(i, s, accounts, bot_names) for i, s in enumerate(stored.seats)]
+    out["seats"] = [msgspec.to_builtins(seat_kind(i, s, accounts, bot_names)) for i, s in enumerate(stored.seats)]
+    answer_of(out, History)  # the history's own keys are as the document says; its setup's differ by game
     return out
 
 
-def seat_kind(seat: int, held: dict[str, Any], bot_players: set[str], names: dict[str, str]) -> dict[str, Any]:
+def seat_kind(seat: int, held: StoredSeat, bot_players: set[str], names: dict[str, str]) -> HistorySeat:
     """Who held a seat of a stored match, as the export says it (``sefode.history``'s ``seats``): a human (never
     named here), one of the table's bots (its level) or a bot account (its id and name: a bot is always shown as one).
     """
-    pid = held.get("player_id")
+    pid = held.player_id
     if pid and pid in bot_players:
-        return {"seat": seat, "kind": "bot_account", "player_id": pid, "name": names.get(pid)}
+        return HistorySeat(seat=seat, kind="bot_account", player_id=pid, name=names.get(pid))
     if pid:
-        return {"seat": seat, "kind": "human"}
-    return {"seat": seat, "kind": "bot", "level": held.get("bot")}
+        return HistorySeat(seat=seat, kind="human")
+    return HistorySeat(seat=seat, kind="bot", level=held.bot)
 
 
 @api
@@ -57,7 +62,9 @@ async def history(request: Request) -> Response:
 async def match_replay(request: Request) -> Response:
     """The finished match replayed by the engine: the history and ``sefode replay``'s result (every hand open)."""
     data = await finished_history(hub_of(request), request.path_params["match_id"])
-    return JSONResponse({"history": data, "replay": replay(data).result()})
+    out = {"history": data, "replay": replay(data).result()}
+    answer_of(out, Replay)
+    return JSONResponse(out)
 
 
 def routes() -> list[Route]:

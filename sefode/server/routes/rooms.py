@@ -8,18 +8,22 @@ import secrets
 
 import segno
 import sqlalchemy as sa
+from msgspec import UNSET
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from sefode import text
 from sefode.engine import EngineError, game_names, get_game
-from sefode.server import logs, startpoint, text
+from sefode.server import logs, startpoint
+from sefode.server.bodies import Lobby, NewRoom, RoomBody, RoomRef, RoomSummary, SeatPreview, SoloBody
 from sefode.server.hub import Hub
 from sefode.server.limits import client_of, limiter_of
 from sefode.server.messages import LEVELS, ClientError
 from sefode.server.record import Visibility
 from sefode.server.room import Room, seat_setups
-from sefode.server.routes.common import MAX_BODY_BYTES, api, body, checked, hub_of, me, token
+from sefode.server.routes.common import MAX_BODY_BYTES, api, body, checked, hub_of, me, send, token, typed
+from sefode.wire import answer_of
 
 LOBBY_PAGE = 50
 LOBBY_PAGE_MAX = 100
@@ -58,7 +62,7 @@ def _paging(request: Request) -> tuple[int, int]:
 
 
 def _declare_tournament(engine: sa.Engine, room_id: str, matches: int) -> None:
-    from sefode.accounts.awarding import create_tournament
+    from sefode.awards.recording import create_tournament
 
     with engine.begin() as conn:
         create_tournament(conn, room_id, matches)
@@ -73,14 +77,14 @@ async def list_rooms(request: Request) -> Response:
     if hub.cluster is not None:  # cluster-wide: every owner publishes its rooms (they leave within the lease TTL)
         found = [s for s in await hub.cluster.summaries() if s.pop("listed", False)]
         found.sort(key=lambda r: (not r["playing"], -r["connected"], r["name"], r["id"]))
-        summaries = [{k: v for k, v in s.items() if k != "node"} for s in found]
+        summaries = [answer_of({k: v for k, v in s.items() if k != "node"}, RoomSummary) for s in found]
     else:
         listed: list[Room] = [r for r in hub.rooms.values() if r.listed(stamp)]
         listed.sort(key=lambda r: (not r.playing, -len(r.connected_players()), r.name, r.id))
-        summaries = [r.summary() for r in listed]
+        summaries = [answer_of(r.summary(), RoomSummary) for r in listed]
     page = summaries[offset : offset + limit]
     following = offset + limit if offset + limit < len(summaries) else None
-    return JSONResponse({"rooms": page, "total": len(summaries), "offset": offset, "limit": limit, "next": following})
+    return send(Lobby(rooms=page, total=len(summaries), offset=offset, limit=limit, next=following))
 
 
 async def _invite_matches(hub: Hub, room_id: str, invite: str | None) -> bool:
@@ -115,87 +119,47 @@ async def get_room(request: Request) -> Response:
             found.pop("node", None)
             if found.get("visibility") == Visibility.INVITE and not await _invite_matches(hub, room_id, invite):
                 raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
-            return JSONResponse(found)
+            return send(answer_of(found, RoomSummary))
     if room is None:
         raise ClientError("room/not_found", "there is no such room")
     invited = await _invite_matches(hub, room_id, invite)
     member = invited or await _is_member(request, room)
     if room.visibility is Visibility.INVITE and not member:
         raise ClientError("room/bad_invite", "this room is reachable only by its invite link")
-    summary = room.summary()
+    summary = answer_of(room.summary(), RoomSummary)
     if room.visibility is not Visibility.PASSWORD or member:
-        summary["seat_list"] = room.seat_list()
-    return JSONResponse(summary)
+        summary.seat_list = answer_of(room.seat_list(), list[SeatPreview])
+    return send(summary)
 
 
 @api
 async def create_room(request: Request) -> Response:
     hub = hub_of(request)
     player_id, _ = await me(request)
-    data = await body(request)
-    allowed = {
-        "name",
-        "game",
-        "options",
-        "bots",
-        "clock_s",
-        "visibility",
-        "password",
-        "sit",
-        "tournament",
-        "outside_bots",
-    }
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
-    room_name = checked(text.room_name, data.get("name", "Mesa"))
-    game = data.get("game", default_game())
-    if not isinstance(game, str) or len(game) > 64:
-        raise ClientError("message/invalid", "'game' must be the name of a game")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise ClientError("message/invalid", "'options' must be a JSON object")
-    bots_raw = data.get("bots") or {}
-    if not isinstance(bots_raw, dict):
-        raise ClientError("message/invalid", "'bots' must map seats to levels")
+    data = typed(await body(request), RoomBody)
+    room_name = checked(text.room_name, data.name)
+    game = default_game() if data.game is UNSET else data.game
     bots: dict[int, str] = {}
-    for key, level in bots_raw.items():
+    for key, level in (data.bots or {}).items():
         try:
             seat = int(key)
-        except (TypeError, ValueError):
+        except ValueError:
             raise ClientError("message/invalid", f"bots: {key!r} is not a seat number") from None
         if level not in LEVELS:
             raise ClientError("message/invalid", f"bots: a level is one of {', '.join(LEVELS)}")
         bots[seat] = level
-    clock_s = data.get("clock_s", 30)
-    if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not 5 <= clock_s <= 300:
-        raise ClientError("message/invalid", "'clock_s' must be a whole number of seconds from 5 to 300")
-    visibility = data.get("visibility", "public")
-    if visibility not in ("public", "password", "invite"):
-        raise ClientError("message/invalid", "'visibility' is public, password or invite")
-    password = data.get("password")
-    if visibility == "password":
-        password = checked(text.password, password)
-    else:
-        password = None  # only a password room keeps one
-    sit = data.get("sit", True)
-    if not isinstance(sit, bool):
-        raise ClientError("message/invalid", "'sit' must be true or false")
-    tournament = data.get("tournament")
-    if tournament is not None and (isinstance(tournament, bool) or tournament not in (3, 5)):
-        raise ClientError("message/invalid", "'tournament' is the number of matches of the series: 3 or 5")
-    outside_bots = data.get("outside_bots", False)
-    if not isinstance(outside_bots, bool):
-        raise ClientError("message/invalid", "'outside_bots' must be true or false")
+    options, clock_s, visibility, sit = data.options, data.clock_s, data.visibility, data.sit
+    # only a password room keeps one
+    password = checked(text.password, data.password) if visibility == "password" else None
     _may_create(request, hub, player_id)
     room = await hub.create_room(player_id, room_name, game, options, bots, clock_s, visibility, password, sit)
-    if outside_bots:  # bot accounts may sit (sefode.accounts.bots)
+    if data.outside_bots:  # bot accounts may sit (sefode.accounts.bots)
         room.outside_bots = True
         await room.save()
-    if tournament is not None:
+    if data.tournament is not None:
         # Declared with the room (seed 002): the series starts with the room's first match.
-        await hub.db(_declare_tournament, hub.store.engine, room.id, tournament)
-    return JSONResponse({"room_id": room.id, "invite_token": room.invite_token})
+        await hub.db(_declare_tournament, hub.store.engine, room.id, data.tournament)
+    return send(NewRoom(room_id=room.id, invite_token=room.invite_token))
 
 
 @api
@@ -208,39 +172,35 @@ async def solo(request: Request) -> Response:
     hub = hub_of(request)
     player_id, nick = await me(request)
     hooks_on = startpoint.enabled(request)
-    data = await body(request, startpoint.BODY_BYTES if hooks_on else MAX_BODY_BYTES)
-    game_name = data.get("game", default_game())
+    raw = await body(request, startpoint.BODY_BYTES if hooks_on else MAX_BODY_BYTES)
+    game_name = raw.get("game", default_game())
     try:
         game = get_game(game_name)
     except EngineError as err:
         raise ClientError(err.code, str(err)) from None
     spec = game.spec
     option_keys = {o.key for o in spec.options} - {spec.seats_option}
-    unknown = sorted(set(data) - {"game", "options", "bots", "level", "clock_s", "start"} - option_keys)
+    unknown = sorted(set(raw) - {"game", "options", "bots", "level", "clock_s", "start"} - option_keys)
     if unknown:
         raise ClientError("message/invalid", f"unknown key(s) {', '.join(unknown)}")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise ClientError("message/invalid", "'options' must be a JSON object")
-    options = {**options, **{k: v for k, v in data.items() if k in option_keys}}
+    data = typed({k: v for k, v in raw.items() if k not in option_keys}, SoloBody)
+    options = {**data.options, **{k: v for k, v in raw.items() if k in option_keys}}
     most = spec.max_seats - 1
-    count = data.get("bots", min(3, most) if spec.seats_option is not None else most)
-    level = data.get("level", "normal")
-    clock_s = data.get("clock_s", 60)
-    if isinstance(count, bool) or not isinstance(count, int) or not spec.min_seats - 1 <= count <= most:
+    count = (min(3, most) if spec.seats_option is not None else most) if data.bots is UNSET else data.bots
+    level = "normal" if data.level is UNSET else data.level
+    clock_s = data.clock_s
+    if not spec.min_seats - 1 <= count <= most:
         raise ClientError("message/invalid", f"'bots' must be a whole number from {spec.min_seats - 1} to {most}")
     if count < 1:
         raise ClientError("message/invalid", "'bots' must be at least 1")
     if level not in spec.bot_levels:
         raise ClientError("message/invalid", f"'level' is one of {', '.join(spec.bot_levels)}")
-    if isinstance(clock_s, bool) or not isinstance(clock_s, int) or not 5 <= clock_s <= 300:
-        raise ClientError("message/invalid", "'clock_s' must be a whole number of seconds from 5 to 300")
     if spec.seats_option is not None:
         options[spec.seats_option] = count + 1
     elif count + 1 != spec.min_seats:
         seats = spec.min_seats
         raise ClientError("message/invalid", f"this game is played by {seats}: 'bots' must be {seats - 1}")
-    start = startpoint.read(data["start"], hooks_on) if "start" in data else None
+    start = startpoint.read(raw["start"], hooks_on) if "start" in raw else None
     if start is not None:  # refused before the room is made: no room is left behind
         normal = game.validate_options(options)
         seats = int(normal[spec.seats_option]) if spec.seats_option is not None else spec.min_seats
@@ -250,7 +210,7 @@ async def solo(request: Request) -> Response:
     title = f"Solo: {nick}"
     room = await hub.create_room(player_id, title, game.name, options, bots, clock_s, "invite", None, True)
     await room.start(player_id, start)
-    return JSONResponse({"room_id": room.id})
+    return send(RoomRef(room_id=room.id))
 
 
 def default_game() -> str:
@@ -264,7 +224,7 @@ async def invite(request: Request) -> Response:
     room_id = await hub_of(request).room_of_invite(invite_token) if len(invite_token) <= 128 else None
     if room_id is None:
         raise ClientError("room/bad_invite", "this invite link is not valid")
-    return JSONResponse({"room_id": room_id})
+    return send(RoomRef(room_id=room_id))
 
 
 @api

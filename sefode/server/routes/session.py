@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sefode.server import PROTOCOL
+from sefode.server.bodies import Health, Me, Session, SessionBody
 from sefode.server.limits import client_of, limiter_of
-from sefode.server.routes.common import api, body, hub_of, me, name, set_session_cookie, token
+from sefode.server.routes.common import api, body, hub_of, me, name, send, set_session_cookie, token, typed
 
 
 @api
 async def health(request: Request) -> Response:
     hub = hub_of(request)
-    out: dict[str, Any] = {
-        "ok": True,
-        "protocol": PROTOCOL,
-        "rooms": len(hub.rooms),
-        "connections": len(hub.connections),
-    }
+    out = Health(ok=True, protocol=PROTOCOL, rooms=len(hub.rooms), connections=len(hub.connections))
     if hub.cluster is not None:  # cluster mode: which node answered, and the rooms it owns
-        out |= {"node": hub.cluster.node, "owned": sorted(hub.cluster.leases), "draining": hub.cluster.draining}
+        out.node, out.owned, out.draining = hub.cluster.node, sorted(hub.cluster.leases), hub.cluster.draining
         if request.query_params.get("cluster"):  # ?cluster=1: every live node's presence (not for every probe)
-            out["cluster"] = await hub.cluster.presence()
+            out.cluster = await hub.cluster.presence()
         if hub.cluster.draining:
-            return JSONResponse(out, status_code=503)
-    return JSONResponse(out)
+            return send(out, status=503)
+    return send(out)
 
 
 def _rotate(engine: sa.Engine, tok: str) -> str | None:
@@ -45,8 +39,7 @@ async def session(request: Request) -> Response:
     """Start a guest session, or rename the current one. Either way the answer carries a token the server has just
     issued: a token the browser already held is retired (no session fixation), an unknown one is ignored."""
     hub = hub_of(request)
-    data = await body(request)
-    nick = name(data.get("name"))
+    nick = name(typed(await body(request), SessionBody).name)
     limiter_of(request).new_session(client_of(request))
     old = token(request)
     found = await hub.player(old) if old else None
@@ -56,7 +49,7 @@ async def session(request: Request) -> Response:
     player_id = await hub.rename(fresh, nick) if fresh else None
     if player_id is None or fresh is None:
         fresh, player_id = await hub.new_session(nick)
-    response = JSONResponse({"token": fresh, "player_id": player_id, "name": nick})
+    response = send(Session(token=fresh, player_id=player_id, name=nick))
     set_session_cookie(request, response, fresh)
     return response
 
@@ -64,7 +57,7 @@ async def session(request: Request) -> Response:
 @api
 async def get_me(request: Request) -> Response:
     player_id, nick = await me(request)
-    return JSONResponse({"player_id": player_id, "name": nick})
+    return send(Me(player_id=player_id, name=nick))
 
 
 def routes() -> list[Route]:

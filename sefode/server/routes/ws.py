@@ -17,9 +17,10 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sefode.server import logs, metrics, startpoint
-from sefode.server.hub import CLOSE_SESSION_ENDED, MAX_REFUSED, Connection, Hub
+from sefode.server.hub import MAX_REFUSED, Connection, Hub
 from sefode.server.limits import Limiter, client_of, limiter_of
 from sefode.server.messages import ClientError, parse_message, ref_of
+from sefode.server.nodewide import CLOSE_SESSION_ENDED
 from sefode.server.routes.common import hub_of, token
 from sefode.store.db import token_hash
 

@@ -9,6 +9,9 @@ import { renderReplay } from "./replay.js";
 export { eventText, renderReplay, renderScore, renderTable };
 
 /** The module's own side panes, after the score. */
+/** The table's own rules (the shell links them before the first table is drawn). */
+export const stylesheets = ["./fodinha.css"];
+
 export const panes = [{ id: "tricks", title: "tab.tricks", render: renderTricks }];
 
 /** Each new state: keep the last trick on the felt for a moment, and toast a bolo or a shown hand. */

@@ -1,5 +1,6 @@
 // Fodinha's side panels and texts: the scoreboard (lives or letters, bids, tricks made, the last hand), the match's
-// tricks grouped under whoever took them, and the event texts of the log.
+// tricks grouped under whoever took them (asked for when shown: the view carries only this hand's), and the event
+// texts of the log.
 import { cardEl, cardShort } from "/static/js/cards.js";
 import { h } from "/static/js/dom.js";
 import { t, tn } from "/static/js/i18n.js";
@@ -58,9 +59,13 @@ function boloText(bolo, ctx) {
   return bolo.seat === null || bolo.seat === undefined ? t("event.bolo_none", { n: bolo.value }) : t("event.bolo", { n: bolo.value, name: ctx.name(bolo.seat) });
 }
 
+/** The tricks pane: the match's tricks, which the view leaves out (they grow with the match), asked of the server when
+ * the pane is shown (`ctx.past()`, Fodinha.past) and drawn when they come. */
 export function renderTricks(ctx) {
   const view = ctx.view;
-  const groups = view && view.match_tricks ? Object.entries(view.match_tricks) : [];
+  const past = typeof ctx.past === "function" ? ctx.past() : null;
+  if (!past) return h("p", { class: "muted", testid: "tricks-loading" }, t("tricks.loading"));
+  const groups = past.match_tricks ? Object.entries(past.match_tricks) : [];
   if (!groups.length) return h("p", { class: "muted" }, t("tricks.none"));
   const me = ctx.seat;
   return h(

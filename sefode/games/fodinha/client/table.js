@@ -1,14 +1,17 @@
 // Fodinha's table: seats around an ellipse (you at the bottom), the trick in the middle, your hand and the bids
 // below. renderTable() is a pure function of the latest `state` and `room` messages (through the shell's ctx), so a
 // resync after a reload or a reconnection simply draws again.
-import { backEl, cardEl, sortHand } from "/static/js/cards.js";
+import { backEl, cardEl } from "/static/js/cards.js";
+import { sortHand } from "./cards.js";
 import { h } from "/static/js/dom.js";
 import { t, tn } from "/static/js/i18n.js";
+import { arrive } from "/static/js/motion.js";
 import { clockEl, polar, seatAngle, seatInfo, seatName, teamOf } from "/static/js/seats.js";
 
 const LETTERS = ["F", "O", "D", "A", "S", "S", "E"];
 export const TRICK_SHOW_MS = 1000;
-export const TRICK_COLLECT_MS = 450;
+/** The taken trick's slide to its winner: short, as every move of the table (motion.js's MAX_MS). */
+export const TRICK_COLLECT_MS = 280;
 /** How long the end-of-hand summary and a turned vira stay unless dismissed. */
 export const SUMMARY_MS = 6000;
 export const VIRA_MS = 3500;
@@ -438,7 +441,7 @@ function viraReveal(ctx, view) {
 }
 
 function bidPanel(ctx, view, onBid, paused) {
-  const bids = paused ? [] : (view.legal || []).filter((a) => "bid" in a).map((a) => a.bid);
+  const bids = paused ? [] : ctx.legal.map((e) => e.action).filter((a) => "bid" in a).map((a) => a.bid);
   if (!bids.length && !paused) return null;
   const oneCardSeven = view.variant === "7letras" && view.cards === 1;
   const buttons = [];
@@ -475,7 +478,7 @@ function bidPanel(ctx, view, onBid, paused) {
 function myHand(ctx, view, mySeat, onPlay, paused) {
   if (mySeat === null || mySeat === undefined || view.phase === "over") return null;
   const cards = view.hands[mySeat];
-  const playable = new Set(paused ? [] : (view.legal || []).filter((a) => "play" in a).map((a) => a.play));
+  const playable = new Set(paused ? [] : ctx.legal.map((e) => e.action).filter((a) => "play" in a).map((a) => a.play));
   if (Array.isArray(cards)) {
     if (!cards.length) return emptyHand();
     // The cards fan and overlap to fit the width (CSS reads --n); arrow keys move between them, Enter plays.
@@ -517,6 +520,17 @@ function resolving(ctx) {
   return r && Date.now() - r.since < trickShowMs() + trickCollectMs() ? r : null;
 }
 
+/** The cards that waited hidden under the taken trick, seen travelling in from the seats that played them. */
+function arriveWaiting(memory, centre) {
+  const root = centre.closest("[data-testid=table]");
+  if (!memory.waiting || !root || !root.isConnected) return;
+  const waited = new Set(memory.waiting);
+  memory.waiting = null;
+  const cards = [...centre.querySelectorAll(":scope > .card")].filter((el) => waited.has(el.dataset.card));
+  const seatOf = (node) => root.querySelector(`[data-seat="${node.dataset.testid.replace("trick-card-", "")}"]`);
+  arrive(cards.map((node) => ({ node, from: seatOf(node) })));
+}
+
 /** Draw the table (the shell's ctx: docs/client-modules.md). */
 export function renderTable(ctx) {
   const { room, state } = ctx;
@@ -530,8 +544,15 @@ export function renderTable(ctx) {
   const base = mySeat ?? 0;
   const seats = [];
   for (let s = 0; s < view.seats; s += 1) seats.push(seatBox(ctx, view, room, s, base, mySeat));
-  const justPlayed = new Set((state.events || []).filter((ev) => ev.type === "play").map((ev) => ev.seat));
-  const centre = h("div", { class: "trick-area", testid: "trick-area" }, trickCards(view.trick, view, base, null, justPlayed));
+  // A card just played pops in where it lands (unless motion.js shows it travelling there), on the first drawing of
+  // its state only: a redraw of the same state (a room message, a timer) does not pop it in again, and a card drawn
+  // hidden under the taken trick does not pop in behind it.
+  const firstDrawing = ctx.memory.drawnVersion !== state.version;
+  ctx.memory.drawnVersion = state.version;
+  const justPlayed = new Set(firstDrawing && !animateTrick ? (state.events || []).filter((ev) => ev.type === "play").map((ev) => ev.seat) : []);
+  // Where cards are played to (motion.js): a card travels there from your hand or from the seat that played it, the
+  // last card of a trick too (into the taken trick shown below) before the trick goes to its winner.
+  const centre = h("div", { class: "trick-area", testid: "trick-area", "data-motion": "table" }, trickCards(view.trick, view, base, null, justPlayed));
   if (animateTrick) {
     // The last trick stays on the felt for a moment, its winning card lit, then slides to the winner's seat.
     // It survives redraws: `since` is when it was first shown.
@@ -549,14 +570,21 @@ export function renderTable(ctx) {
       overlay.style.setProperty("--to-y", `${pos.y - 50}%`);
     }
     for (const el of overlay.querySelectorAll(".card")) el.removeAttribute("data-testid");
+    // The next trick's cards wait, hidden, under the taken one: none of them is seen travelling meanwhile; once it is
+    // gone they travel from the seats that played them (below, on the first drawing after it).
+    for (const el of centre.querySelectorAll(":scope > .card")) el.dataset.motion = "still";
+    ctx.memory.waiting = view.trick.map(([, card]) => card);
+    overlay.style.setProperty("transition-duration", `${trickCollectMs()}ms`);
     centre.classList.add("resolving");
     centre.appendChild(overlay);
     if (elapsed >= trickShowMs()) overlay.classList.add("collect");
     else setTimeout(() => overlay.classList.add("collect"), trickShowMs() - elapsed);
-    setTimeout(() => {
-      overlay.remove();
-      centre.classList.remove("resolving");
-    }, Math.max(0, trickShowMs() + trickCollectMs() - elapsed));
+    // The taken trick goes; the cards under it stay hidden until the next drawing (onState's timer) shows them
+    // travelling in.
+    setTimeout(() => overlay.remove(), Math.max(0, trickShowMs() + trickCollectMs() - elapsed));
+  } else if (ctx.memory.waiting) {
+    // In the page's next frame, by the drawing then in the page (a newer drawing may have replaced this one).
+    requestAnimationFrame(() => arriveWaiting(ctx.memory, centre));
   }
   const paused = Boolean(room && room.status === "paused");
   const blocked = paused || pausing;

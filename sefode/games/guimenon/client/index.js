@@ -12,7 +12,15 @@ function style() {
   // A stylesheet from the game's package: the page's Content-Security-Policy allows no inline <style>.
   if (styled) return;
   styled = true;
-  document.head.appendChild(h("link", { rel: "stylesheet", href: new URL("./guimenon.css", import.meta.url).href }));
+  const link = h("link", { rel: "stylesheet", href: new URL("./guimenon.css", import.meta.url).href });
+  // The names are fitted to their frames as the stylesheet draws them: again once it has loaded.
+  // (and the page brought to your decision again: the frames have their real height only now).
+  link.addEventListener("load", () => {
+    if (!lastFit) return;
+    if (lastFit.memory && lastFit.memory.scrolledFor === lastFit.turnKey) lastFit.memory.scrolledFor = null;
+    fitTable(lastFit.table, lastFit.memory, lastFit.turnKey);
+  });
+  document.head.appendChild(link);
 }
 
 const cardName = (id) => t(`guimenon.card.${id}`);
@@ -42,8 +50,8 @@ function zoomLayer() {
     // The pointer off the card (the table may have been redrawn under it since): the hover zoom goes.
     document.addEventListener("pointermove", (event) => {
       if (event.pointerType !== "mouse" || hoverCard === null) return;
-      const over = event.target && event.target.closest ? event.target.closest(".gm-card") : null;
-      if (!over || over.dataset.card !== hoverCard || over.closest("#gm-zoom")) hideZoom();
+      const over = event.target && event.target.closest ? event.target.closest("[data-zoom]") : null;
+      if (!over || over.dataset.zoom !== hoverCard || over.closest("#gm-zoom")) hideZoom();
     }, true);
   }
   return layer;
@@ -58,12 +66,29 @@ function hideZoom() {
   if (layer) layer.hidden = true;
 }
 
-function showZoom(card, anchor, by) {
+/** What a zoom shows: a card (its whole frame) or a Location (its name and whole text). */
+function zoomContent(thing) {
+  if (thing.location) {
+    const name = t(`guimenon.location.${thing.location}`);
+    return { key: `location:${thing.location}`, label: t("guimenon.zoom", { card: name }),
+      el: h("div", { class: "gm-zoomloc", testid: "gm-zoom-location" }, h("div", { class: "gm-locname", text: name }), h("div", { class: "gm-zoomloctext", text: thing.text })) };
+  }
+  return { key: thing.card, label: t("guimenon.zoom", { card: cardName(thing.card) }), el: cardFrame({ ...thing, text: undefined }, { class: "gm-zoomcard", zoom: false }) };
+}
+
+function showZoom(thing, anchor, by) {
   const layer = zoomLayer();
   style();
-  layer.replaceChildren(cardFrame({ ...card, text: undefined }, { class: "gm-zoomcard", zoom: false }));
-  layer.setAttribute("aria-label", t("guimenon.zoom", { card: cardName(card.card) }));
-  layer.dataset.card = card.card;
+  const content = zoomContent(thing);
+  layer.replaceChildren(content.el);
+  layer.setAttribute("aria-label", content.label);
+  if (thing.location) {
+    delete layer.dataset.card;
+    layer.dataset.location = thing.location;
+  } else {
+    delete layer.dataset.location;
+    layer.dataset.card = thing.card;
+  }
   layer.dataset.by = by;
   layer.hidden = false;
   zoomBy = by;
@@ -85,16 +110,18 @@ function showZoom(card, anchor, by) {
   }
 }
 
-/** Hover and long-press on a card frame open its zoom. */
+/** Hover and long-press on a card frame (or a Location: {location, text}) open its zoom. */
 function zoomable(el, card) {
+  const key = card.location ? `location:${card.location}` : card.card;
+  el.dataset.zoom = key;
   el.addEventListener("pointerenter", (event) => {
     if (event.pointerType !== "mouse") return;
     clearTimeout(zoomTimer);
     zoomLayer();
-    hoverCard = card.card;
+    hoverCard = key;
     zoomTimer = setTimeout(() => {
       zoomTimer = null;
-      if (el.isConnected && hoverCard === card.card) showZoom(card, el, "hover");
+      if (el.isConnected && hoverCard === key) showZoom(card, el, "hover");
     }, HOVER_MS);
   });
   el.addEventListener("pointerleave", (event) => {
@@ -139,7 +166,7 @@ function zoomable(el, card) {
 export function cardFrame(card, extra = {}) {
   const cls = ["gm-card", card.being ? "gm-being" : "gm-item", extra.class].filter(Boolean).join(" ");
   const text = card.text === undefined ? cardText(card.card) : card.text;
-  // A card that can be touched is a button for the keyboard and screen readers too (Enter and Space: room.js).
+  // A card that can be touched is a button for the keyboard and screen readers too (Enter and Space: room-keys.js).
   // Named by its visible text, the action (or why not) read first: an aria-label would hide what the card shows.
   const button = extra.onclick ? { role: "button", tabindex: "0",
     "aria-pressed": extra.pressed === undefined ? null : String(Boolean(extra.pressed)),
@@ -190,11 +217,15 @@ export function renderTable(ctx) {
     const info = view.locations[li];
     const cell = view.board[li];
     const target = selected && canPlace(ctx, selected, li);
+    const locText = info.revealed ? t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" : "";
     const face = info.revealed
       ? h("div", { class: "gm-locface", testid: `gm-location-${li}` },
         h("div", { class: "gm-locname", text: t(`guimenon.location.${info.id}`) }),
-        h("div", { class: "gm-loctext", title: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "", text: t(`guimenon.location.${info.id}.text`) || (info.text && info.text[lang]) || "" }))
+        h("div", { class: "gm-loctext", title: locText, text: locText }))
       : h("div", { class: "gm-locface gm-hidden", testid: `gm-location-${li}`, text: t("guimenon.not_revealed") });
+    // A Location's whole text, large, as a card's: the pointer resting on it (laptop) or a long press (phone, where
+    // its text is cut to three lines).
+    if (info.revealed && typeof document !== "undefined") zoomable(face, { location: info.id, text: locText });
     const sideEl = (s) => {
       const mine = s === seat && me;
       const el = h("div", {
@@ -208,7 +239,9 @@ export function renderTable(ctx) {
           el.appendChild(cardFrame({ ...p, text: "" }, {
             class: "gm-pending", testid: `gm-pending-${p.card}`,
             label: t("guimenon.action.take_back").replace("{card}", cardName(p.card)),
-            onclick: () => legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
+            // With a card chosen from the hand, a tap on this Location places it, even on a card already put
+            // here (the tap goes on to the Location's own handler); with none chosen, it takes this card back.
+            onclick: () => !(selected && target) && legal.some((a) => a.take_back === p.card) && ctx.act({ take_back: p.card }),
           }));
         }
       }
@@ -228,7 +261,7 @@ export function renderTable(ctx) {
         h("span", { testid: `gm-stars-${li}-them`, text: `${cell.stars[other]}★` }),
         h("span", { testid: `gm-stars-${li}-me`, text: `${cell.stars[seat]}★` })),
       face,
-      h("div", { class: "gm-ctrl", title: ctrlText, text: ctrlText }),
+      h("div", { class: "gm-ctrl", text: ctrlText }),
       sideEl(seat)));
   }
 
@@ -275,29 +308,50 @@ export function renderTable(ctx) {
   }
   const table = h("div", { class: "gm-table" }, parts);
   lastTable = table;
-  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table));
+  // Your turn to place (or to discard): the key of the one time the page brings your decision into view.
+  const turnKey = me && (legal.length || discarding) ? `${view.turn}:${discarding ? "discard" : "place"}` : null;
+  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table, memory, turnKey));
   return table;
 }
 
-const MIN_BOARD_PX = 160;
 let lastTable = null;
+let lastFit = null; // the latest table fitted with its turn: {table, memory, turnKey}
+const MIN_NAME_PX = 12;
 
-/** Your decision in view (as Fodinha's fitTable): when your hand or Confirm would fall below the screen, the board
- * gives up height and scrolls within itself (then it takes the keyboard focus, to scroll by keys). */
-export function fitTable(table) {
+/** Whole words in every card name of ``root``: a name with a word wider than its frame beside the cost and the Stars
+ * gets a line of its own; one still too wide is set smaller, down to 12 px (never split inside a word). */
+export function fitNames(root) {
+  for (const name of root.querySelectorAll(".gm-cardname")) {
+    const card = name.closest(".gm-card");
+    name.style.removeProperty("font-size");
+    if (card) card.classList.remove("gm-namewide");
+    const over = () => name.scrollWidth > name.clientWidth + 0.5;
+    if (!over()) continue;
+    if (card) card.classList.add("gm-namewide");
+    let size = parseFloat(getComputedStyle(name).fontSize);
+    while (over() && size > MIN_NAME_PX) {
+      size = Math.max(MIN_NAME_PX, size - 0.5);
+      name.style.setProperty("font-size", `${size}px`);
+    }
+  }
+}
+
+/** Your decision in view: the board never scrolls within itself (that hid Locations); when your hand or Confirm is
+ * below the screen as your turn begins, the page scrolls once (that turn) to bring them up, keeping the turn's prompt
+ * in view. Scrolling back up to the board is the page's own scroll. */
+export function fitTable(table, memory = null, turnKey = null) {
   if (!table || !table.isConnected) return;
-  const board = table.querySelector(".gm-board");
-  if (!board) return;
-  board.style.maxHeight = "";
-  board.classList.remove("gm-fitted");
-  board.setAttribute("tabindex", "-1");
-  const bottoms = [...table.querySelectorAll("[data-testid=gm-hand], [data-testid=gm-confirm]")].map((el) => el.getBoundingClientRect().bottom + window.scrollY);
-  const over = bottoms.length ? Math.max(...bottoms) - document.documentElement.clientHeight : 0;
-  if (over <= 0) return;
-  const height = board.getBoundingClientRect().height;
-  board.style.maxHeight = `${Math.max(MIN_BOARD_PX, Math.floor(height - over - 2))}px`;
-  board.classList.add("gm-fitted");
-  board.setAttribute("tabindex", "0");
+  if (memory) lastFit = { table, memory, turnKey };
+  fitNames(table);
+  if (!memory || turnKey === null || memory.scrolledFor === turnKey) return;
+  memory.scrolledFor = turnKey;
+  const decision = [...table.querySelectorAll("[data-testid=gm-hand], [data-testid=gm-confirm], .gm-actions")];
+  if (!decision.length) return;
+  const boxes = decision.map((el) => el.getBoundingClientRect());
+  const bottom = Math.max(...boxes.map((r) => r.bottom));
+  const top = Math.min(...boxes.map((r) => r.top));
+  const over = bottom - document.documentElement.clientHeight + 4;
+  if (over > 0) window.scrollBy({ top: Math.min(over, Math.max(0, top - 4)), behavior: "instant" });
 }
 
 if (typeof window !== "undefined") window.addEventListener("resize", () => fitTable(lastTable));

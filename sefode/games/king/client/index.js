@@ -27,8 +27,9 @@ export function sheetEl(ctx, rows, current, totals, placements) {
     const number = i + 1;
     const cls = number === current ? "current" : "";
     if (row) {
-      const label = `${contractName(row.contract)}${row.trump ? ` ${SUIT_SYMBOL[row.trump]}` : ""}`;
-      body.push(h("tr", { class: cls, testid: `sheet-row-${number}` }, h("td", { title: ctx.name(row.chooser) }, `${number}. ${label}`), row.points.map(cell)));
+      // The column wraps between the words of a contract's name, never after the number or before the trump's suit.
+      const label = `${contractName(row.contract)}${row.trump ? `\u00a0${SUIT_SYMBOL[row.trump]}` : ""}`;
+      body.push(h("tr", { class: cls, testid: `sheet-row-${number}` }, h("td", { title: ctx.name(row.chooser) }, `${number}.\u00a0${label}`), row.points.map(cell)));
     } else {
       body.push(h("tr", { class: cls, testid: `sheet-row-${number}` }, h("td", { class: "muted" }, `${number}.`), [0, 1, 2, 3].map(() => h("td", {}, ""))));
     }

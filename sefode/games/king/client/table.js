@@ -121,8 +121,10 @@ function infoBar(ctx, view) {
       view.contract ? contractName(view.contract) : view.phase === "over" ? "—" : t("king.phase.choosing", { seat: ctx.name(view.chooser, true) }),
     ),
   );
-  // The trump is shown at all times: the suit in a Trunfo hand, "no trump" otherwise.
+  // The trump is shown at all times: the suit in a Trunfo hand, "no trump" in the other contracts, and "to be chosen"
+  // while the contract (or the Trunfo hand's suit) is still being chosen.
   const trump = view.trump;
+  const pending = !trump && view.phase !== "over" && (!view.contract || view.contract === "trunfo");
   items.push(
     h(
       "span",
@@ -130,7 +132,7 @@ function infoBar(ctx, view) {
       t("king.trump"),
       ": ",
       trump ? h("b", {}, SUIT_SYMBOL[trump]) : null,
-      trump ? ` ${suitName(trump)}` : view.contract === "trunfo" ? "…" : t("king.no_trump"),
+      trump ? ` ${suitName(trump)}` : pending ? t("king.trump_pending") : t("king.no_trump"),
     ),
   );
   return h(
@@ -142,7 +144,7 @@ function infoBar(ctx, view) {
 }
 
 function contractPanel(ctx, view, paused) {
-  const legal = new Set(paused ? [] : (view.legal || []).filter((a) => "contract" in a).map((a) => a.contract));
+  const legal = new Set(paused ? [] : ctx.legal.map((e) => e.action).filter((a) => "contract" in a).map((a) => a.contract));
   const buttons = (view.contracts || []).map((c) =>
     h(
       "button",
@@ -181,7 +183,7 @@ function contractPanel(ctx, view, paused) {
 }
 
 function trumpPanel(ctx, view, paused) {
-  const legal = new Set(paused ? [] : (view.legal || []).filter((a) => "trump" in a).map((a) => a.trump));
+  const legal = new Set(paused ? [] : ctx.legal.map((e) => e.action).filter((a) => "trump" in a).map((a) => a.trump));
   return h(
     "div",
     { class: "decision trump-panel", testid: "trump-panel", "data-focus-group": "bid" },
@@ -196,11 +198,10 @@ function trumpPanel(ctx, view, paused) {
   );
 }
 
+/** Why a card of your hand may not be played now: the view names the rule by its catalogue key. */
 function reasonText(view, card) {
-  const reason = view.reasons && view.reasons[card];
-  if (!reason) return null;
-  const text = t(reason.key);
-  return text && text !== reason.key ? text : reason.text;
+  const key = view.reasons && view.reasons[card];
+  return key ? t(key) : null;
 }
 
 function myHand(ctx, view, mySeat, paused) {
@@ -208,7 +209,7 @@ function myHand(ctx, view, mySeat, paused) {
   const cards = view.hands[mySeat];
   if (!Array.isArray(cards)) return null;
   const myTurn = view.turn === mySeat && view.phase === "playing" && !paused;
-  const playable = new Set(myTurn ? (view.legal || []).filter((a) => "play" in a).map((a) => a.play) : []);
+  const playable = new Set(myTurn ? ctx.legal.map((e) => e.action).filter((a) => "play" in a).map((a) => a.play) : []);
   return h(
     "div",
     { class: "my-hand", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1", role: "group", "aria-label": t("king.your_hand") },

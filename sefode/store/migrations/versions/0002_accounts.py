@@ -1,6 +1,7 @@
 """Accounts, login sessions and rate limiting, medals, tournaments and trophies (issue 5).
 
-Owned by the accounts engineer (``sefode/accounts``); the tables mirror ``sefode/accounts/tables.py``.
+Owned by the accounts engineer (``sefode/accounts``); the tables mirror ``sefode/accounts/tables.py`` (accounts,
+sessions) and ``sefode/awards/tables.py`` (medals, tournaments).
 ``medals`` has one row per (match, player) and ``award_matches`` one per match: together they make awarding
 idempotent. ``trophies`` has one row per (tournament, player).
 

@@ -1,6 +1,6 @@
 """Per-game rating tables (issue 8 §2, docs/rulings.md §1.25), and the outcome of matches stored before 0003_outcome.
 
-Owned by the awards and ratings engineer; the tables mirror ``sefode/accounts/tables.py``:
+Owned by the awards and ratings engineer; the tables mirror ``sefode/awards/tables.py``:
 
 * ``rating_matches``: one row per finished match once the ratings have looked at it (rated or not): with the
   unique keys of ``ratings`` and ``rating_changes``, it makes rating idempotent;

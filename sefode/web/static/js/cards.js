@@ -1,13 +1,11 @@
 // Playing cards drawn with plain DOM and CSS, in the notation of docs/rulings.md §0.1: rank then suit letter.
-// The 40-card truco deck (ranks 4 5 6 7 Q J K A 2 3), the 52-card deck (A 2 3 4 5 6 7 8 9 T J Q K) and the jokers
-// X1 and X2. Suits: c clubs, h hearts, s spades, d diamonds. Cards carry `data-card` (their name) and an accessible
+// Any card of the 40-card truco deck (ranks 4 5 6 7 Q J K A 2 3), the 52-card deck (A 2 3 4 5 6 7 8 9 T J Q K) and the
+// jokers X1 and X2 (the truco deck's order is Fodinha's own: games/fodinha/client/cards.js). Suits: c clubs, h hearts,
+// s spades, d diamonds. Cards carry `data-card` (their name) and an accessible
 // name in the page's language; the manilha mark is optional (opts.manilhas).
 import { h } from "./dom.js";
 import { hasKey, labelText, t, tg } from "./i18n.js";
 
-/** Truco ranks, weak to strong for the common cards (Fodinha's order). */
-export const RANKS = "4567QJKA23";
-export const TRUCO_RANKS = RANKS;
 /** The 52-card deck's ranks, ace high (the default order for sorting it; games may pass their own). */
 export const RANKS_52 = "23456789TJQKA";
 export const RANKS_52_ACE_LOW = "A23456789TJQK";
@@ -77,19 +75,6 @@ export function cardLabel(name) {
   if (isJoker(name)) return t("card.joker", { n: name.slice(1) });
   const { rank, suit } = parseCard(name);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
-}
-
-/** Sort key for the truco deck: commons weak to strong by rank, then the manilhas weak to strong (their list is strong to weak). */
-export function strengthKey(name, manilhas) {
-  const m = manilhas ? manilhas.indexOf(name) : -1;
-  if (m >= 0) return 100 + (manilhas.length - m);
-  const { rank, suit } = parseCard(name);
-  return RANKS.indexOf(rank) * 4 + SUITS.indexOf(suit);
-}
-
-/** A truco hand, weak to strong (manilhas last). */
-export function sortHand(cards, manilhas) {
-  return [...cards].sort((a, b) => strengthKey(a, manilhas) - strengthKey(b, manilhas));
 }
 
 /**

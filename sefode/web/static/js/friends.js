@@ -90,6 +90,116 @@ function recordView(data) {
   );
 }
 
+function person(p) {
+  return h("b", { class: "friend-name" }, p.name || "?", p.username && p.username !== p.name ? h("small", { class: "muted" }, ` @${p.username}`) : null);
+}
+
+/** The friends panel's sections, each a list of elements for `parts` (empty when there is nothing to show). */
+function invitesSection(data, act) {
+  const parts = [];
+  if (data.invites.length) {
+    parts.push(
+      h("h3", {}, t("friends.invites_title")),
+      h(
+        "ul",
+        { class: "friend-list friend-invites", testid: "friend-invites" },
+        data.invites.map((inv) =>
+          h(
+            "li",
+            { class: "friend-item invite-item", testid: `friend-invite-${inv.id}` },
+            h("span", { class: "friend-main" }, t("friends.invite_text", { name: inv.from.name || "?", room: inv.room_name })),
+            h(
+              "span",
+              { class: "friend-actions" },
+              h("a", { class: "button primary", href: inv.link, "data-link": true, testid: `friend-invite-join-${inv.id}` }, t("friends.invite_join")),
+              h(
+                "button",
+                { type: "button", class: "ghost", testid: `friend-invite-dismiss-${inv.id}`, "aria-label": t("friends.invite_dismiss_named", { room: inv.room_name }), onclick: () => act("POST", `/account/invites/${encodeURIComponent(inv.id)}/dismiss`) },
+                t("friends.invite_dismiss"),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+function incomingSection(data, act) {
+  const parts = [];
+  if (data.incoming.length) {
+    parts.push(
+      h("h3", {}, t("friends.incoming_title")),
+      h(
+        "ul",
+        { class: "friend-list", testid: "friend-incoming" },
+        data.incoming.map((p) =>
+          h(
+            "li",
+            { class: "friend-item", testid: `friend-request-${p.player_id}` },
+            h("span", { class: "friend-main" }, person(p), " ", h("small", { class: "muted" }, t("friends.asked_you"))),
+            h(
+              "span",
+              { class: "friend-actions" },
+              h("button", { type: "button", class: "primary", testid: `friend-accept-${p.player_id}`, "aria-label": t("friends.accept_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/accept`, undefined, t("friends.now_friends")) }, t("friends.accept")),
+              h("button", { type: "button", class: "ghost", testid: `friend-decline-${p.player_id}`, "aria-label": t("friends.decline_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/decline`) }, t("friends.decline")),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+function outgoingSection(data, act) {
+  const parts = [];
+  if (data.outgoing.length) {
+    parts.push(
+      h(
+        "ul",
+        { class: "friend-list friend-outgoing", testid: "friend-outgoing" },
+        data.outgoing.map((p) =>
+          h(
+            "li",
+            { class: "friend-item", testid: `friend-outgoing-${p.player_id}` },
+            h("span", { class: "friend-main" }, person(p), " ", h("small", { class: "muted" }, t("friends.waiting_answer"))),
+            h("span", { class: "friend-actions" }, h("button", { type: "button", class: "ghost", testid: `friend-cancel-${p.player_id}`, "aria-label": t("friends.cancel_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/decline`) }, t("friends.cancel"))),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+function blockedSection(data, act) {
+  const parts = [];
+  if (data.blocked.length) {
+    parts.push(
+      h(
+        "details",
+        { class: "friend-blocked", testid: "friend-blocked" },
+        h("summary", {}, t("friends.blocked_title", { n: data.blocked.length })),
+        h(
+          "ul",
+          { class: "friend-list" },
+          data.blocked.map((p) =>
+            h(
+              "li",
+              { class: "friend-item", testid: `friend-blocked-${p.player_id}` },
+              h("span", { class: "friend-main" }, h("b", {}, p.name || "?")),
+              h("span", { class: "friend-actions" }, h("button", { type: "button", class: "ghost", testid: `friend-unblock-${p.player_id}`, "aria-label": t("friends.unblock_named", { name: p.name }), onclick: () => act("POST", `/account/blocks/${encodeURIComponent(p.player_id)}/remove`, undefined, t("friends.unblocked")) }, t("friends.unblock"))),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
 /**
  * The friends panel of the home page. `element` is the panel; `refresh()` reads it again (the home page calls it on
  * its lobby timer, so an invitation shows up within seconds).
@@ -135,64 +245,8 @@ export function friendsPanel() {
     }
   });
 
-  function person(p) {
-    return h("b", { class: "friend-name" }, p.name || "?", p.username && p.username !== p.name ? h("small", { class: "muted" }, ` @${p.username}`) : null);
-  }
-
-  function draw(data) {
-    if (data === null) {
-      body.replaceChildren(guestNote("friends-guest-note"));
-      return;
-    }
+  function friendsSection(data) {
     const parts = [];
-    if (data.invites.length) {
-      parts.push(
-        h("h3", {}, t("friends.invites_title")),
-        h(
-          "ul",
-          { class: "friend-list friend-invites", testid: "friend-invites" },
-          data.invites.map((inv) =>
-            h(
-              "li",
-              { class: "friend-item invite-item", testid: `friend-invite-${inv.id}` },
-              h("span", { class: "friend-main" }, t("friends.invite_text", { name: inv.from.name || "?", room: inv.room_name })),
-              h(
-                "span",
-                { class: "friend-actions" },
-                h("a", { class: "button primary", href: inv.link, "data-link": true, testid: `friend-invite-join-${inv.id}` }, t("friends.invite_join")),
-                h(
-                  "button",
-                  { type: "button", class: "ghost", testid: `friend-invite-dismiss-${inv.id}`, "aria-label": t("friends.invite_dismiss_named", { room: inv.room_name }), onclick: () => act("POST", `/account/invites/${encodeURIComponent(inv.id)}/dismiss`) },
-                  t("friends.invite_dismiss"),
-                ),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
-    if (data.incoming.length) {
-      parts.push(
-        h("h3", {}, t("friends.incoming_title")),
-        h(
-          "ul",
-          { class: "friend-list", testid: "friend-incoming" },
-          data.incoming.map((p) =>
-            h(
-              "li",
-              { class: "friend-item", testid: `friend-request-${p.player_id}` },
-              h("span", { class: "friend-main" }, person(p), " ", h("small", { class: "muted" }, t("friends.asked_you"))),
-              h(
-                "span",
-                { class: "friend-actions" },
-                h("button", { type: "button", class: "primary", testid: `friend-accept-${p.player_id}`, "aria-label": t("friends.accept_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/accept`, undefined, t("friends.now_friends")) }, t("friends.accept")),
-                h("button", { type: "button", class: "ghost", testid: `friend-decline-${p.player_id}`, "aria-label": t("friends.decline_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/decline`) }, t("friends.decline")),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
     const online = data.friends.filter((f) => f.online).length;
     parts.push(h("h3", {}, data.friends.length ? t("friends.list_title", { online, total: data.friends.length }) : t("friends.list_title_empty")));
     if (!data.friends.length) parts.push(h("p", { class: "muted small", testid: "friends-empty" }, t("friends.empty")));
@@ -234,44 +288,15 @@ export function friendsPanel() {
         ),
       );
     }
-    parts.push(addForm);
-    if (data.outgoing.length) {
-      parts.push(
-        h(
-          "ul",
-          { class: "friend-list friend-outgoing", testid: "friend-outgoing" },
-          data.outgoing.map((p) =>
-            h(
-              "li",
-              { class: "friend-item", testid: `friend-outgoing-${p.player_id}` },
-              h("span", { class: "friend-main" }, person(p), " ", h("small", { class: "muted" }, t("friends.waiting_answer"))),
-              h("span", { class: "friend-actions" }, h("button", { type: "button", class: "ghost", testid: `friend-cancel-${p.player_id}`, "aria-label": t("friends.cancel_named", { name: p.name }), onclick: () => act("POST", `/account/friends/${encodeURIComponent(p.player_id)}/decline`) }, t("friends.cancel"))),
-            ),
-          ),
-        ),
-      );
+    return parts;
+  }
+
+  function draw(data) {
+    if (data === null) {
+      body.replaceChildren(guestNote("friends-guest-note"));
+      return;
     }
-    if (data.blocked.length) {
-      parts.push(
-        h(
-          "details",
-          { class: "friend-blocked", testid: "friend-blocked" },
-          h("summary", {}, t("friends.blocked_title", { n: data.blocked.length })),
-          h(
-            "ul",
-            { class: "friend-list" },
-            data.blocked.map((p) =>
-              h(
-                "li",
-                { class: "friend-item", testid: `friend-blocked-${p.player_id}` },
-                h("span", { class: "friend-main" }, h("b", {}, p.name || "?")),
-                h("span", { class: "friend-actions" }, h("button", { type: "button", class: "ghost", testid: `friend-unblock-${p.player_id}`, "aria-label": t("friends.unblock_named", { name: p.name }), onclick: () => act("POST", `/account/blocks/${encodeURIComponent(p.player_id)}/remove`, undefined, t("friends.unblocked")) }, t("friends.unblock"))),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
+    const parts = [...invitesSection(data, act), ...incomingSection(data, act), ...friendsSection(data), addForm, ...outgoingSection(data, act), ...blockedSection(data, act)];
     // Keep the focus and what is typed across a redraw (the panel refreshes every few seconds).
     const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     const blockedOpen = body.querySelector("details.friend-blocked[open]") !== null;

@@ -41,8 +41,8 @@ export function gameModule(spec) {
     modules.set(
       spec.name,
       import(spec.client)
-        .then((mod) => {
-          addStylesheets(spec, mod.stylesheets);
+        .then(async (mod) => {
+          await addStylesheets(spec, mod.stylesheets); // the first table is drawn styled, and measured so
           return mod;
         })
         .catch((error) => {
@@ -54,10 +54,12 @@ export function gameModule(spec) {
   return modules.get(spec.name);
 }
 
-/** A module's own stylesheets (`export const stylesheets = ["./table.css"]`, relative to the module), linked once. */
+/** A module's own stylesheets (`export const stylesheets = ["./table.css"]`, relative to the module), linked once;
+ * settles when each has loaded (or failed: the table is still drawn, plainer). */
 function addStylesheets(spec, sheets) {
-  if (!Array.isArray(sheets)) return;
+  if (!Array.isArray(sheets)) return Promise.resolve();
   const base = new URL(spec.client, location.origin);
+  const loading = [];
   for (const sheet of sheets) {
     const href = new URL(sheet, base).pathname;
     if (document.querySelector(`link[data-game-css="${href}"]`)) continue;
@@ -65,8 +67,13 @@ function addStylesheets(spec, sheets) {
     link.rel = "stylesheet";
     link.href = href;
     link.dataset.gameCss = href;
+    loading.push(new Promise((done) => {
+      link.addEventListener("load", done, { once: true });
+      link.addEventListener("error", done, { once: true });
+    }));
     document.head.appendChild(link);
   }
+  return Promise.all(loading);
 }
 
 /** The game's display name. */

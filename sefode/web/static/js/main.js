@@ -1,6 +1,6 @@
 // Entry point: translations, session, and a small router over the client routes
 // (/, /room/{id}, /invite/{token}, /rules/{variant}, a game's own pages at /games/{game}/{page}).
-import { currentPlayer, loadSession } from "./api.js";
+import { api, currentPlayer, loadSession } from "./api.js";
 import { clear } from "./dom.js";
 import { initI18n, t, toggleLang, translateTree } from "./i18n.js";
 import { loadGames } from "./games.js";
@@ -29,6 +29,20 @@ export function refreshHeader() {
   translateTree(document.querySelector(".topbar"));
   translateTree(document.getElementById("confirm"));
   document.title = t("app.title");
+}
+
+/** The moderators' page is in the menu of moderators alone: the server says who is one (and checks it again on the
+ * page itself). Guests are never moderators, and a session-less page asks nothing. */
+async function showModeration() {
+  const link = document.querySelector("[data-testid=nav-mod]");
+  link.hidden = true;
+  if (!currentPlayer()) return;
+  try {
+    const answer = await api("GET", "/mod/me");
+    link.hidden = !(answer && answer.moderator);
+  } catch {
+    // Not a moderator (403), or the server is away: no link.
+  }
 }
 
 async function route() {
@@ -86,6 +100,7 @@ async function start() {
     route();
   });
   refreshHeader();
+  showModeration();
   const first = route();
   document.body.dataset.ready = "1";
   await first;

@@ -5,7 +5,7 @@
 // What the table module marks is all it needs (docs/client-modules.md, "Motion"):
 //   [data-focus-group=hand]  your hand              [data-motion=table]  where cards are played to (trick, piles, board)
 //   [data-seat=N]            seat N's box          [data-motion=deck]   where drawn cards come from (else the middle)
-//   [data-card]              a card (its name)
+//   [data-card]              a card (its name)    [data-motion=still] on a card: drawn but hidden for now, not moved
 //
 // Every move is short (at most MAX_MS), none is made under prefers-reduced-motion, and none is in the way: the cards
 // the table draws never move (they only fade in); a copy that takes no pointer events (a "ghost") does the
@@ -87,7 +87,26 @@ function travel(node, from, to, duration, delay = 0) {
     { duration, delay, easing: EASE, fill: "both" },
   );
   removeWhenDone(move, ghost);
+  // One motion per card: a pop-in the table gave the card where it lands (Fodinha's ``.fresh``) would play under the
+  // travelling copy. The class goes before the page computes its style, so that animation never starts.
+  node.classList.remove("fresh");
   node.animate([{ opacity: 0 }, { opacity: 0, offset: 0.9 }, { opacity: 1 }], { duration: duration + delay });
+}
+
+/**
+ * Cards the table drew hidden for a while (``data-motion="still"``: Fodinha's next trick under the trick being taken),
+ * seen arriving now from where they were played: each ``{node, from}`` (``from`` an element, the seat that played it)
+ * travels as any card played. Call it once the nodes are in the page. Returns how many moves were started.
+ */
+export function arrive(items) {
+  if (reducedMotion() || typeof Element.prototype.animate !== "function") return 0;
+  let started = 0;
+  for (const { node, from } of items) {
+    if (!node || !from || !node.isConnected || !from.isConnected) continue;
+    travel(node, from.getBoundingClientRect(), node.getBoundingClientRect(), TRAVEL_MS);
+    started += 1;
+  }
+  return started;
 }
 
 /** Cards that left the table, seen going to the seat that won them. */
@@ -149,6 +168,7 @@ export function play(root, before, events) {
   const fresh = [];
   for (const card of now) {
     if (take(card.name, card.place)) continue; // it was already there: it stays still
+    if (card.node.dataset.motion === "still") continue; // the table hides it for now: nothing to see travel
     fresh.push(card);
   }
   const table = root.getBoundingClientRect();

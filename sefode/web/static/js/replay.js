@@ -23,6 +23,11 @@ export function rememberMatch(row) {
   }
 }
 
+/** A link to the replay of a finished match (the end-of-match card, the room's last match). */
+export function replayLink(matchId, testid) {
+  return h("a", { class: "button", href: `/replay/${encodeURIComponent(matchId)}`, "data-link": true, testid }, t("end.replay"));
+}
+
 function remembered(matchId) {
   try {
     return JSON.parse(sessionStorage.getItem(STORE_PREFIX + matchId) || "null");

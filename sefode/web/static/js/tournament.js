@@ -1,6 +1,6 @@
 // Tournament standings shown in a room between matches (rank, points, 1st places, last-match place, points per
 // match), its status and champion, and for the room's owner before the first match the choice of 3 or 5 matches.
-// room.js calls tournamentPanel(room, canDeclare) each time it draws the seating; answers are cached per room and
+// room-seating.js calls tournamentPanel(room, canDeclare) each time it draws the seating; answers are cached per room and
 // last match, so a redraw does not ask the server again.
 import { ApiError, api } from "./api.js";
 import { h, toast } from "./dom.js";

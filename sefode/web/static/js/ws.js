@@ -3,6 +3,7 @@
 import { getToken } from "./api.js";
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { StateModel } from "./patch.js";
 
 const BACKOFF_MS = [200, 500, 1000, 2000, 3000];
 
@@ -37,6 +38,30 @@ export class RoomConnection {
     this.stopped = false;
     this.pingTimer = 0;
     this.retryTimer = 0;
+    this.model = new StateModel();
+    this.resyncing = false;
+  }
+
+  /** A server message for the page: an "update" is folded into the full "state" it makes (patch.js), so the page
+   * and the game modules only ever see full states; a gap asks the server for the full state again. */
+  receive(msg) {
+    if (msg.type === "state") {
+      this.resyncing = false;
+      this.onMessage(this.model.take(msg));
+      return;
+    }
+    if (msg.type === "update") {
+      const state = this.model.fold(msg);
+      if (state) {
+        state.type = "state";
+        this.onMessage(state);
+      } else if (!this.resyncing) {
+        this.resyncing = true;
+        this.send({ type: "resync" });
+      }
+      return;
+    }
+    this.onMessage(msg);
   }
 
   connect() {
@@ -46,6 +71,8 @@ export class RoomConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.attempt = 0;
+      this.model.reset();
+      this.resyncing = false;
       const token = getToken();
       if (token) socket.send(JSON.stringify({ type: "auth", token }));
       socket.send(JSON.stringify(this.joinMessage()));
@@ -60,7 +87,7 @@ export class RoomConnection {
       } catch {
         return;
       }
-      if (msg && typeof msg === "object") this.onMessage(msg);
+      if (msg && typeof msg === "object") this.receive(msg);
     });
     socket.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
@@ -82,7 +109,7 @@ export class RoomConnection {
   }
 
   joinMessage() {
-    const join = { type: "join", room: this.roomId };
+    const join = { type: "join", room: this.roomId, updates: true };
     if (this.access.password) join.password = this.access.password;
     if (this.access.invite) join.invite = this.access.invite;
     return join;

@@ -1,6 +1,6 @@
-"""Storing the per-game rating tables (the rules are in ``sefode.awards.ratings``), idempotently.
+"""Storing the per-game rating tables (the rules are in ``sefode.awards.skill``), idempotently.
 
-``rate_match(conn, match)`` is called by ``sefode.accounts.awarding.record_match_result`` in the same transaction
+``rate_match(conn, match)`` is called by ``sefode.awards.recording.record_match_result`` in the same transaction
 as the medals. It writes, once per finished match:
 
 1. ``rating_matches`` (primary key ``match_id``): the "already looked at" mark, with whether ratings changed and,
@@ -10,7 +10,7 @@ as the medals. It writes, once per finished match:
 
 A crash between two steps rolls every step back; a second call changes nothing (the mark is read first, and the
 unique keys refuse a duplicate even from a concurrent writer); the server's start-up recovery
-(``awarding.record_pending``) rates, oldest first, every finished match that is not rated yet.
+(``recording.record_pending``) rates, oldest first, every finished match that is not rated yet.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from sefode.accounts import tables as a
-from sefode.awards.ratings import RatingChange, Skill, rate_teams, rating_teams
+from sefode.awards import tables as w
+from sefode.awards.skill import RatingChange, Skill, rate_teams, rating_teams
 from sefode.store.db import now_ms
 
 if TYPE_CHECKING:
-    from sefode.accounts.awarding import FinishedMatch
+    from sefode.awards.recording import FinishedMatch
 
 
 def is_rated(conn: sa.Connection, match_id: str) -> bool:
-    row = conn.execute(sa.select(a.rating_matches.c.match_id).where(a.rating_matches.c.match_id == match_id))
+    row = conn.execute(sa.select(w.rating_matches.c.match_id).where(w.rating_matches.c.match_id == match_id))
     return row.first() is not None
 
 
@@ -37,8 +37,8 @@ def current_skills(conn: sa.Connection, game: str, players: Sequence[str]) -> di
     """The players' skills in ``game`` (rows locked for this transaction where the database can)."""
     if not players:
         return {}
-    query = sa.select(a.ratings.c.player_id, a.ratings.c.mu, a.ratings.c.sigma).where(
-        a.ratings.c.game == game, a.ratings.c.player_id.in_(sorted(set(players)))
+    query = sa.select(w.ratings.c.player_id, w.ratings.c.mu, w.ratings.c.sigma).where(
+        w.ratings.c.game == game, w.ratings.c.player_id.in_(sorted(set(players)))
     )
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()
@@ -53,7 +53,7 @@ def rate_match(conn: sa.Connection, match: FinishedMatch, now: int | None = None
     stamp = now_ms() if now is None else now
     teams, reason = rating_teams(match.seats, match.outcome.no_winner)
     conn.execute(
-        a.rating_matches.insert().values(
+        w.rating_matches.insert().values(
             match_id=match.match_id,
             game=match.game,
             rated=reason is None,
@@ -76,18 +76,18 @@ def rate_match(conn: sa.Connection, match: FinishedMatch, now: int | None = None
         }
         if c.player in current:
             conn.execute(
-                a.ratings.update()
-                .where(a.ratings.c.game == match.game, a.ratings.c.player_id == c.player)
-                .values(**values, matches=a.ratings.c.matches + 1)
+                w.ratings.update()
+                .where(w.ratings.c.game == match.game, w.ratings.c.player_id == c.player)
+                .values(**values, matches=w.ratings.c.matches + 1)
             )
         else:
-            conn.execute(a.ratings.insert().values(game=match.game, player_id=c.player, matches=1, **values))
+            conn.execute(w.ratings.insert().values(game=match.game, player_id=c.player, matches=1, **values))
     return changes
 
 
 def _insert_changes(conn: sa.Connection, match: FinishedMatch, changes: Sequence[RatingChange]) -> None:
     conn.execute(
-        a.rating_changes.insert(),
+        w.rating_changes.insert(),
         [
             {
                 "match_id": match.match_id,

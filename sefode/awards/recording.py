@@ -8,7 +8,7 @@ in the caller's transaction, writes:
 2. ``award_seats`` (who sat where and their place: profile history and tournament standings);
 3. ``medals`` (primary key ``(match_id, player_id)``);
 4. for the last match of a tournament: the tournament's end and its ``trophies`` (key ``(tournament, player)``);
-5. the game's rating table (``sefode.accounts.ratings``: ``rating_matches``, ``ratings``, ``rating_changes``).
+5. the game's rating table (``sefode.awards.rating_table``: ``rating_matches``, ``ratings``, ``rating_changes``).
 
 A match that ended with no winner gives no medals (every player scores 0 tournament points) and changes no
 rating, but is recorded as finished like any other.
@@ -28,9 +28,6 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from sefode.accounts import ratings
-from sefode.accounts import tables as a
-from sefode.accounts.service import AccountError
 from sefode.awards import (
     MedalAward,
     RatingChange,
@@ -40,12 +37,16 @@ from sefode.awards import (
     check_length,
     is_valid_match,
     match_medals,
+    rating_table,
     tournament_standings,
 )
+from sefode.awards import tables as w
 from sefode.awards.medals import humans_at_start
 from sefode.engine import Outcome
 from sefode.store import tables as s
 from sefode.store.db import now_ms
+from sefode.store.seats import StoredSeat, bot_ids, stored_seats
+from sefode.wire import Refused
 
 log = logging.getLogger("sefode.accounts")
 
@@ -82,7 +83,7 @@ def seats_at_start(conn: sa.Connection, match_id: str, seats: int) -> int:
 
 
 def seat_results(
-    seats: Sequence[dict[str, Any]], outcome: Outcome, start: int, bots: frozenset[str] | set[str] = frozenset()
+    seats: Sequence[StoredSeat], outcome: Outcome, start: int, bots: frozenset[str] | set[str] = frozenset()
 ) -> list[SeatResult]:
     """The seats of a finished match as the award rules see them, from the stored seating and ``Outcome`` alone.
 
@@ -94,9 +95,8 @@ def seat_results(
     unit_of = {seat: i for i, unit in enumerate(units) for seat in unit}
     out: list[SeatResult] = []
     for seat, place in enumerate(outcome.placements):
-        occ = seats[seat] if seat < len(seats) else {}
-        player = occ.get("player_id")
-        human = isinstance(player, str) and bool(player) and player not in bots
+        player = seats[seat].player_id if seat < len(seats) else None
+        human = bool(player) and player not in bots
         out.append(
             SeatResult(
                 seat=seat,
@@ -123,10 +123,8 @@ class FinishedMatch:
     seats: list[SeatResult]
 
 
-def _bot_accounts(conn: sa.Connection, seats: Sequence[dict[str, Any]]) -> set[str]:
-    from sefode.accounts.bots import bot_ids
-
-    return bot_ids(conn, [str(occ.get("player_id")) for occ in seats if isinstance(occ, dict) and occ.get("player_id")])
+def _bot_accounts(conn: sa.Connection, seats: Sequence[StoredSeat]) -> set[str]:
+    return bot_ids(conn, [seat.player_id for seat in seats if seat.player_id])
 
 
 def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
@@ -149,6 +147,7 @@ def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
         return None  # not finished (matches finished before 0003 got their outcome in 0004_ratings)
     outcome = Outcome.from_json(row["outcome"])
     start = seats_at_start(conn, match_id, len(outcome.placements))
+    seated = stored_seats(row["seats"])
     return FinishedMatch(
         match_id=match_id,
         room_id=str(row["room_id"]),
@@ -156,13 +155,13 @@ def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
         started_at=int(row["started_at"]),
         ended_at=None if row["ended_at"] is None else int(row["ended_at"]),
         outcome=outcome,
-        seats=seat_results(list(row["seats"]), outcome, start, _bot_accounts(conn, row["seats"])),
+        seats=seat_results(seated, outcome, start, _bot_accounts(conn, seated)),
     )
 
 
 def _stored_seats(conn: sa.Connection, match_ids: Sequence[str]) -> dict[str, list[SeatResult]]:
     rows = conn.execute(
-        sa.select(a.award_seats).where(a.award_seats.c.match_id.in_(list(match_ids))).order_by(a.award_seats.c.seat)
+        sa.select(w.award_seats).where(w.award_seats.c.match_id.in_(list(match_ids))).order_by(w.award_seats.c.seat)
     ).mappings()
     out: dict[str, list[SeatResult]] = {m: [] for m in match_ids}
     for r in rows:
@@ -181,13 +180,13 @@ def _stored_seats(conn: sa.Connection, match_ids: Sequence[str]) -> dict[str, li
 
 
 def _already(conn: sa.Connection, match_id: str) -> Recorded | None:
-    row = conn.execute(sa.select(a.award_matches).where(a.award_matches.c.match_id == match_id)).mappings().first()
+    row = conn.execute(sa.select(w.award_matches).where(w.award_matches.c.match_id == match_id)).mappings().first()
     if row is None:
         return None
     status = None
     if row["tournament_id"] is not None:
         status = conn.execute(
-            sa.select(a.tournaments.c.status).where(a.tournaments.c.id == row["tournament_id"])
+            sa.select(w.tournaments.c.status).where(w.tournaments.c.id == row["tournament_id"])
         ).scalar_one_or_none()
     return Recorded(
         match_id=match_id,
@@ -199,12 +198,12 @@ def _already(conn: sa.Connection, match_id: str) -> Recorded | None:
 
 
 def _insert_match(conn: sa.Connection, values: dict[str, Any]) -> None:
-    conn.execute(a.award_matches.insert().values(**values))
+    conn.execute(w.award_matches.insert().values(**values))
 
 
 def _insert_seats(conn: sa.Connection, match_id: str, seats: Sequence[SeatResult]) -> None:
     conn.execute(
-        a.award_seats.insert(),
+        w.award_seats.insert(),
         [
             {
                 "match_id": match_id,
@@ -223,7 +222,7 @@ def _insert_seats(conn: sa.Connection, match_id: str, seats: Sequence[SeatResult
 def _insert_medals(conn: sa.Connection, match_id: str, awards: Sequence[MedalAward], stamp: int) -> None:
     if awards:
         conn.execute(
-            a.medals.insert(),
+            w.medals.insert(),
             [
                 {
                     "match_id": match_id,
@@ -240,13 +239,13 @@ def _insert_medals(conn: sa.Connection, match_id: str, awards: Sequence[MedalAwa
 def _open_tournament(conn: sa.Connection, room_id: str, started_at: int) -> dict[str, Any] | None:
     row = (
         conn.execute(
-            sa.select(a.tournaments)
+            sa.select(w.tournaments)
             .where(
-                a.tournaments.c.room_id == room_id,
-                a.tournaments.c.status == str(TournamentStatus.PLAYING),
-                a.tournaments.c.created_at <= started_at,
+                w.tournaments.c.room_id == room_id,
+                w.tournaments.c.status == str(TournamentStatus.PLAYING),
+                w.tournaments.c.created_at <= started_at,
             )
-            .order_by(a.tournaments.c.created_at.desc())
+            .order_by(w.tournaments.c.created_at.desc())
         )
         .mappings()
         .first()
@@ -256,9 +255,9 @@ def _open_tournament(conn: sa.Connection, room_id: str, started_at: int) -> dict
 
 def tournament_match_ids(conn: sa.Connection, tournament_id: str) -> list[str]:
     rows = conn.execute(
-        sa.select(a.award_matches.c.match_id)
-        .where(a.award_matches.c.tournament_id == tournament_id)
-        .order_by(a.award_matches.c.tournament_number)
+        sa.select(w.award_matches.c.match_id)
+        .where(w.award_matches.c.tournament_id == tournament_id)
+        .order_by(w.award_matches.c.tournament_number)
     )
     return [str(r[0]) for r in rows]
 
@@ -277,15 +276,15 @@ def _finish_tournament(conn: sa.Connection, tournament: dict[str, Any], stamp: i
     standings = compute_standings(conn, tournament)
     if standings.trophy_winners:
         conn.execute(
-            a.trophies.insert(),
+            w.trophies.insert(),
             [
                 {"tournament_id": tournament["id"], "player_id": p, "awarded_at": stamp}
                 for p in standings.trophy_winners
             ],
         )
     conn.execute(
-        a.tournaments.update()
-        .where(a.tournaments.c.id == tournament["id"])
+        w.tournaments.update()
+        .where(w.tournaments.c.id == tournament["id"])
         .values(status=str(standings.status), valid=standings.valid, ended_at=stamp)
     )
     return standings
@@ -296,10 +295,10 @@ def record_match_result(conn: sa.Connection, match_id: str, now: int | None = No
     table. None when there is no such finished match."""
     done = _already(conn, match_id)
     if done is not None:
-        if not ratings.is_rated(conn, match_id):  # awarded before ratings existed, or by an older server
+        if not rating_table.is_rated(conn, match_id):  # awarded before ratings existed, or by an older server
             match = finished_match(conn, match_id)
             if match is not None:
-                ratings.rate_match(conn, match, now)
+                rating_table.rate_match(conn, match, now)
         return done
     match = finished_match(conn, match_id)
     if match is None:
@@ -338,7 +337,7 @@ def record_match_result(conn: sa.Connection, match_id: str, now: int | None = No
             standings = _finish_tournament(conn, tournament, stamp)
             status = str(standings.status)
             trophies = standings.trophy_winners
-    changes = ratings.rate_match(conn, match, stamp)
+    changes = rating_table.rate_match(conn, match, stamp)
     return Recorded(
         match_id=match_id,
         newly=True,
@@ -355,8 +354,8 @@ def record_pending(conn: sa.Connection, now: int | None = None) -> list[str]:
     """Start-up recovery: record every finished match that is not recorded yet, or not rated yet (oldest first,
     so that ratings follow the order the matches ended in). Returns the ids of the matches newly recorded or
     rated."""
-    awarded = sa.select(a.award_matches.c.match_id)
-    rated = sa.select(a.rating_matches.c.match_id)
+    awarded = sa.select(w.award_matches.c.match_id)
+    rated = sa.select(w.rating_matches.c.match_id)
     rows = conn.execute(
         sa.select(s.matches.c.id)
         .where(
@@ -404,13 +403,13 @@ def create_tournament(conn: sa.Connection, room_id: str, matches: object, now: i
     try:
         declared = check_length(matches)
     except ValueError as err:
-        raise AccountError("tournament/bad_length", str(err)) from None
+        raise Refused("tournament/bad_length", str(err)) from None
     stamp = now_ms() if now is None else now
     if _open_tournament(conn, room_id, stamp) is not None:
-        raise AccountError("tournament/exists", "this room already plays a tournament", 409)
+        raise Refused("tournament/exists", "this room already plays a tournament", 409)
     tournament_id = secrets.token_hex(8)
     conn.execute(
-        a.tournaments.insert().values(
+        w.tournaments.insert().values(
             id=tournament_id,
             room_id=room_id,
             matches_declared=declared,
@@ -431,17 +430,17 @@ def abandon_tournament(conn: sa.Connection, room_id: str, now: int | None = None
         return None
     standings = compute_standings(conn, {**tournament, "status": str(TournamentStatus.ABANDONED)})
     conn.execute(
-        a.tournaments.update()
-        .where(a.tournaments.c.id == tournament["id"])
+        w.tournaments.update()
+        .where(w.tournaments.c.id == tournament["id"])
         .values(status=str(TournamentStatus.ABANDONED), valid=standings.valid, ended_at=stamp)
     )
     return str(tournament["id"])
 
 
-def room_emptied(engine: sa.Engine, room_id: str, seats: Sequence[dict[str, Any]]) -> str | None:
+def room_emptied(engine: sa.Engine, room_id: str, seated: Sequence[str | None]) -> str | None:
     """What the server calls when a room's seating loses a human (``Room.stand``): when no human is seated any more,
     the room's tournament, if one is on, ends without a champion. Returns its id. Never raises."""
-    if any(seat.get("player_id") for seat in seats):
+    if any(seated):
         return None
     try:
         with engine.begin() as conn:
@@ -452,7 +451,7 @@ def room_emptied(engine: sa.Engine, room_id: str, seats: Sequence[dict[str, Any]
 
 
 def tournament_row(conn: sa.Connection, tournament_id: str) -> dict[str, Any] | None:
-    row = conn.execute(sa.select(a.tournaments).where(a.tournaments.c.id == tournament_id)).mappings().first()
+    row = conn.execute(sa.select(w.tournaments).where(w.tournaments.c.id == tournament_id)).mappings().first()
     return None if row is None else dict(row)
 
 
@@ -460,9 +459,9 @@ def room_tournament(conn: sa.Connection, room_id: str) -> dict[str, Any] | None:
     """The room's latest tournament (playing or over), or None."""
     row = (
         conn.execute(
-            sa.select(a.tournaments)
-            .where(a.tournaments.c.room_id == room_id)
-            .order_by(a.tournaments.c.created_at.desc())
+            sa.select(w.tournaments)
+            .where(w.tournaments.c.room_id == room_id)
+            .order_by(w.tournaments.c.created_at.desc())
         )
         .mappings()
         .first()

@@ -1,6 +1,7 @@
 """The accounts, leaderboard, profile and tournament JSON API (documented in ``docs/accounts-api.md``).
 
-Mounted by the server with ``routes.extend(sefode.accounts.routes.routes())``. Handlers reach the database through
+Mounted by the server (``sefode.server.app``); the rules are ``sefode.accounts`` and ``sefode.awards``, and these
+routes, which join both, live above both. Handlers reach the database through
 the server's store (``request.app.state.hub.store``, or ``request.app.state.store``) in Starlette's thread pool, and
 hash or check passwords in the bounded hashing pool (``sefode.server.work.HASHING``), never in Starlette's pool nor
 on the event loop, so a flood of logins can slow neither the other routes nor the tables (docs/security.md).
@@ -10,28 +11,63 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
+import msgspec
 import sqlalchemy as sa
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from sefode.accounts import awarding, bots, friends, passwords, progress, queries, service
-from sefode.accounts.gate import LoginGate, Outcome
+from sefode import text
+from sefode.accounts import bots, friends, passwords, progress, queries, service
+from sefode.accounts.bodies import (
+    Account,
+    BlockStatus,
+    BotActive,
+    Bots,
+    BotToken,
+    FriendRecord,
+    FriendsPanel,
+    FriendStatus,
+    GroupScore,
+    Invite,
+    InviteDismissed,
+    InviteSent,
+    Leaderboard,
+    NameBody,
+    NewBot,
+    Ok,
+    Password,
+    PlayerName,
+    Profile,
+    RatingGames,
+    Ratings,
+    Register,
+    Relations,
+    SignedIn,
+    Someone,
+    Tournament,
+    TournamentInfo,
+)
 from sefode.accounts.service import AccountError
-from sefode.awards import Board
+from sefode.awards import Board, recording
 from sefode.engine import game_names
-from sefode.server import metrics, text
+from sefode.server import metrics
+from sefode.server.gate import LoginGate, Outcome
 from sefode.server.messages import ClientError
+from sefode.server.privacy import forget_player
+from sefode.server.routes.common import read_body, send
 from sefode.server.work import HASHING, RETRY_AFTER_S, Busy
 from sefode.store.db import now_ms
+from sefode.wire import BadBody, Body, answer_of, decode
 
 COOKIE = "sefode_session"
 """The server's session cookie: an account session replaces the guest token in it."""
 LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
 T = TypeVar("T")
+B = TypeVar("B", bound=Body)
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -64,9 +100,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    """The JSON body: streamed under the server's size cap, decoded under its text rule (``sefode.server.text``)."""
-    from sefode.server.routes.common import read_body
-
+    """The JSON body: streamed under the server's size cap, decoded under its text rule (``sefode.text``)."""
     try:
         raw = await read_body(request)
     except ClientError as err:
@@ -82,6 +116,14 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+def _typed(body: dict[str, Any], kind: type[B]) -> B:
+    """A request body (``_body``) as its type (``sefode.accounts.bodies``); AccountError when it does not fit."""
+    try:
+        return decode(body, kind)
+    except BadBody as err:
+        raise AccountError(*err.refusal) from None
+
+
 def _limit_sessions(request: Request) -> None:
     """The server's per-client limit on new sessions (``sefode.server.limits``), when it has one."""
     limiter = getattr(request.app.state, "limiter", None)
@@ -93,12 +135,13 @@ def _limit_sessions(request: Request) -> None:
         raise AccountError(err.code, err.message, 429) from None
 
 
-def _end_sockets(request: Request, player_id: str, token: str | None = None) -> None:
-    """Close the WebSockets of the session that ended (``token``) or of every session of the player."""
+async def _end_sockets(request: Request, player_id: str, token: str | None = None) -> None:
+    """Close the WebSockets of the session that ended (``token``) or of every session of the player, on every node
+    of a cluster (``Hub.end_sessions``)."""
     hub = _hub(request)
     if hub is None:
         return
-    hub.end_sessions(player_id, token)
+    await hub.end_sessions(player_id, token)
 
 
 async def _tx(request: Request, fn: Callable[[sa.Connection], T]) -> T:
@@ -182,17 +225,21 @@ def _int(request: Request, key: str, default: int) -> int:
         raise AccountError("message/invalid", f"'{key}' must be a whole number") from None
 
 
-def _me_json(conn: sa.Connection, player_id: str) -> dict[str, Any]:
+def _me_json(conn: sa.Connection, player_id: str) -> Account:
     data = queries.profile(conn, player_id, per_page=1)
     assert data is not None
-    return {
-        "player_id": player_id,
-        "name": data["name"],
-        "username": service.account_username(conn, player_id),
-        "registered": data["registered"],
-        "medals": data["medals"],
-        "trophies": len(data["trophies"]),
-    }
+    return Account(
+        player_id=player_id,
+        name=data["name"],
+        username=service.account_username(conn, player_id),
+        registered=data["registered"],
+        medals=data["medals"],
+        trophies=len(data["trophies"]),
+    )
+
+
+def _signed_in(me: Account, token: str) -> SignedIn:
+    return SignedIn(**msgspec.structs.asdict(me), token=token)
 
 
 # ------------------------------------------------------------------------------------------------ accounts
@@ -216,23 +263,22 @@ def _hashing_free() -> None:
 async def register(request: Request) -> Response:
     body = await _body(request)
     _limit_sessions(request)
-    service.check_username(body.get("username"))
-    secret = service.check_password(body.get("password"))
+    asked = _typed(body, Register)
+    service.check_username(asked.username)
+    secret = service.check_password(asked.password)
     password_hash = await HASHING.run(passwords.hash_password, secret)
     guest = await _player(request, required=False)
     old_token = _token(request)
 
-    def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
-        session = service.register(
-            conn, body.get("username"), secret, guest, body.get("name"), password_hash=password_hash
-        )
+    def run(conn: sa.Connection) -> tuple[service.Session, Account]:
+        session = service.register(conn, asked.username, secret, guest, asked.name, password_hash=password_hash)
         return session, _me_json(conn, session.player_id)
 
     session, me = await _tx(request, run)
     if guest is not None:
         _forget(request, guest, old_token)  # register retired the guest token (session fixation)
-    _renamed(request, session.player_id, str(me["name"]))
-    response = JSONResponse({**me, "token": session.token})
+    _renamed(request, session.player_id, me.name)
+    response = send(_signed_in(me, session.token))
     _set_cookie(request, response, session.token)
     return response
 
@@ -260,7 +306,7 @@ async def login(request: Request) -> Response:
         raise
     finally:
         _gate(request).leave(ticket, outcome)
-    response = JSONResponse({**me, "token": session.token})
+    response = send(_signed_in(me, session.token))
     _set_cookie(request, response, session.token)
     return response
 
@@ -272,7 +318,7 @@ def _count_failed(err: AccountError) -> None:
         metrics.RATE_LIMITED.labels("logins").inc()
 
 
-async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[service.Session, dict[str, Any]]:
+async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[service.Session, Account]:
     """Read the account, check the password in the hashing pool, then record the failure or open the session."""
     stamp = now_ms()
     attempt = await _tx(
@@ -284,7 +330,7 @@ async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[
     old_token = _token(request)
     old_player = await _player(request, required=False)
 
-    def run(conn: sa.Connection) -> tuple[service.Session, dict[str, Any]]:
+    def run(conn: sa.Connection) -> tuple[service.Session, Account]:
         from sefode.accounts.moderation import refuse_banned
 
         assert attempt.player_id is not None
@@ -301,7 +347,7 @@ async def _log_in(request: Request, body: dict[str, Any], client: str) -> tuple[
 
 
 def _cleared(request: Request) -> Response:
-    response = JSONResponse({"ok": True})
+    response = send(Ok(ok=True))
     secure = _secure(request)
     response.delete_cookie(COOKIE, path="/", httponly=True, secure=secure, samesite="lax")
     return response
@@ -314,7 +360,7 @@ async def logout(request: Request) -> Response:
     assert player is not None and token is not None
     await _tx(request, lambda conn: service.logout(conn, token))
     _forget(request, player, token)
-    _end_sockets(request, player, token)
+    await _end_sockets(request, player, token)
     return _cleared(request)
 
 
@@ -324,7 +370,7 @@ async def logout_all(request: Request) -> Response:
     assert player is not None
     await _tx(request, lambda conn: service.logout_everywhere(conn, player))
     _forget(request, player, everywhere=True)
-    _end_sockets(request, player)
+    await _end_sockets(request, player)
     return _cleared(request)
 
 
@@ -332,7 +378,7 @@ async def logout_all(request: Request) -> Response:
 async def me(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
-    return JSONResponse(await _tx(request, lambda conn: _me_json(conn, player)))
+    return send(await _tx(request, lambda conn: _me_json(conn, player)))
 
 
 @_api
@@ -340,18 +386,19 @@ async def nickname(request: Request) -> Response:
     body = await _body(request)
     player = await _player(request)
     assert player is not None
-    name = await _tx(request, lambda conn: service.rename(conn, player, body.get("name")))
+    wanted = _typed(body, NameBody).name
+    name = await _tx(request, lambda conn: service.rename(conn, player, wanted))
     _renamed(request, player, name)
-    return JSONResponse({"player_id": player, "name": name})
+    return send(PlayerName(player_id=player, name=name))
 
 
 # --------------------------------------------------------------------------------------------- bot accounts
 
 
-def _bot_revoked(request: Request, bot_id: str) -> None:
+async def _bot_revoked(request: Request, bot_id: str) -> None:
     """A bot's token ended: the server forgets it at once and closes the bot's sockets."""
     _forget(request, bot_id, everywhere=True)
-    _end_sockets(request, bot_id)
+    await _end_sockets(request, bot_id)
 
 
 @_api
@@ -359,20 +406,21 @@ async def create_bot(request: Request) -> Response:
     body = await _body(request)
     player = await _player(request)
     assert player is not None
-    made = await _tx(request, lambda conn: bots.create_bot(conn, player, body.get("name")))
+    wanted = _typed(body, NameBody).name
+    made = await _tx(request, lambda conn: bots.create_bot(conn, player, wanted))
     hub = _hub(request)
     known = getattr(hub, "bot_players", None)
     if isinstance(known, set):
         known.add(made["bot_id"])
     _renamed(request, made["bot_id"], made["name"])
-    return JSONResponse(made)
+    return send(answer_of(made, NewBot))
 
 
 @_api
 async def my_bots(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
-    return JSONResponse({"bots": await _tx(request, lambda conn: bots.list_bots(conn, player))})
+    return send(answer_of({"bots": await _tx(request, lambda conn: bots.list_bots(conn, player))}, Bots))
 
 
 @_api
@@ -381,8 +429,8 @@ async def revoke_bot(request: Request) -> Response:
     assert player is not None
     bot_id = request.path_params["bot_id"]
     await _tx(request, lambda conn: bots.revoke(conn, player, bot_id))
-    _bot_revoked(request, bot_id)
-    return JSONResponse({"bot_id": bot_id, "active": False})
+    await _bot_revoked(request, bot_id)
+    return send(BotActive(bot_id=bot_id, active=False))
 
 
 @_api
@@ -391,8 +439,8 @@ async def bot_token(request: Request) -> Response:
     assert player is not None
     bot_id = request.path_params["bot_id"]
     token = await _tx(request, lambda conn: bots.new_token(conn, player, bot_id))
-    _bot_revoked(request, bot_id)  # the old token's sockets
-    return JSONResponse({"bot_id": bot_id, "token": token})
+    await _bot_revoked(request, bot_id)  # the old token's sockets
+    return send(BotToken(bot_id=bot_id, token=token))
 
 
 @_api
@@ -402,17 +450,15 @@ async def delete(request: Request) -> Response:
     assert player is not None
     hub = _hub(request)
     stored = await _tx(request, lambda conn: service.stored_password(conn, player))
-    if not await HASHING.run(service.confirms, stored, body.get("password")):
+    if not await HASHING.run(service.confirms, stored, _typed(body, Password).password):
         raise AccountError("auth/bad_credentials", "wrong password", 401)
     await _tx(request, lambda conn: service.forget_account(conn, player))
     _forget(request, player, everywhere=True)
-    _end_sockets(request, player)
+    await _end_sockets(request, player)
     _renamed(request, player, service.ANONYMOUS_NAME)
     if hub is not None:
         await hub.forget_blocks(player)  # the store forgot its blocks, both ways (``service.forget_account``)
         hub.seen.pop(player, None)
-        from sefode.server.privacy import forget_player
-
         await forget_player(hub, player, service.ANONYMOUS_NAME)
     return _cleared(request)
 
@@ -477,7 +523,7 @@ async def friends_panel(request: Request) -> Response:
         here = where.get(friend["player_id"], {"online": False, "table": None})
         friend["online"] = here["online"]
         friend["table"] = here["table"]
-    return JSONResponse(data)
+    return send(answer_of(data, FriendsPanel))
 
 
 @_api
@@ -488,38 +534,34 @@ async def add_friend(request: Request) -> Response:
     await _tx(request, lambda conn: friends.require_account(conn, player))
     _limited(request, "friend_request", player)
 
-    def run(conn: sa.Connection) -> dict[str, Any]:
-        other = friends.target(conn, body)
-        return {"player_id": other, "status": friends.request(conn, player, other)}
+    who = msgspec.structs.asdict(_typed(body, Someone))
 
-    return JSONResponse(await _tx(request, run))
+    def run(conn: sa.Connection) -> FriendStatus:
+        other = friends.target(conn, who)
+        return answer_of({"player_id": other, "status": friends.request(conn, player, other)}, FriendStatus)
 
-
-@_api
-async def accept_friend(request: Request) -> Response:
-    player = await _player(request)
-    assert player is not None
-    other = _friend_id(request)
-    await _tx(request, lambda conn: friends.accept(conn, player, other))
-    return JSONResponse({"player_id": other, "status": "friends"})
+    return send(await _tx(request, run))
 
 
-@_api
-async def decline_friend(request: Request) -> Response:
-    player = await _player(request)
-    assert player is not None
-    other = _friend_id(request)
-    await _tx(request, lambda conn: friends.decline(conn, player, other))
-    return JSONResponse({"player_id": other, "status": "none"})
+def _friend_change(
+    change: Callable[[sa.Connection, str, str], object], status: Literal["friends", "none"]
+) -> Callable[[Request], Awaitable[Response]]:
+    """A route that makes one change to the caller's link with ``{player_id}`` and answers the link's new status."""
+
+    @_api
+    async def route(request: Request) -> Response:
+        player = await _player(request)
+        assert player is not None
+        other = _friend_id(request)
+        await _tx(request, lambda conn: change(conn, player, other))
+        return send(FriendStatus(player_id=other, status=status))
+
+    return route
 
 
-@_api
-async def remove_friend(request: Request) -> Response:
-    player = await _player(request)
-    assert player is not None
-    other = _friend_id(request)
-    await _tx(request, lambda conn: friends.remove(conn, player, other))
-    return JSONResponse({"player_id": other, "status": "none"})
+accept_friend = _friend_change(friends.accept, "friends")
+decline_friend = _friend_change(friends.decline, "none")
+remove_friend = _friend_change(friends.remove, "none")
 
 
 @_api
@@ -527,7 +569,7 @@ async def friend_record(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
     other = _friend_id(request)
-    return JSONResponse(await _tx(request, lambda conn: friends.record(conn, player, other)))
+    return send(answer_of(await _tx(request, lambda conn: friends.record(conn, player, other)), FriendRecord))
 
 
 @_api
@@ -538,11 +580,11 @@ async def relations(request: Request) -> Response:
     raw = request.query_params.get("ids", "")
     ids = [i for i in raw.split(",") if i][: friends.MAX_RELATIONS + 1]
 
-    def run(conn: sa.Connection) -> dict[str, Any]:
+    def run(conn: sa.Connection) -> Relations:
         friends.require_account(conn, player)
-        return {"players": friends.relations(conn, player, ids)}
+        return answer_of({"players": friends.relations(conn, player, ids)}, Relations)
 
-    return JSONResponse(await _tx(request, run))
+    return send(await _tx(request, run))
 
 
 @_api
@@ -553,15 +595,17 @@ async def block_player(request: Request) -> Response:
     await _tx(request, lambda conn: friends.require_account(conn, player))
     _limited(request, "friend_request", player)
 
+    who = _typed(body, Someone)
+
     def run(conn: sa.Connection) -> str:
-        named = body.get("player_id")
-        return friends.block(conn, player, named if named is not None else friends.find_account(conn, body.get("name")))
+        named = who.player_id
+        return friends.block(conn, player, named if named is not None else friends.find_account(conn, who.name))
 
     other = await _tx(request, run)
     hub = _hub(request)
     if hub is not None:
         await hub.set_block(player, other, True)
-    return JSONResponse({"player_id": other, "blocked": True})
+    return send(BlockStatus(player_id=other, blocked=True))
 
 
 @_api
@@ -573,7 +617,7 @@ async def unblock_player(request: Request) -> Response:
     hub = _hub(request)
     if hub is not None:
         await hub.set_block(player, other, False)
-    return JSONResponse({"player_id": other, "blocked": False})
+    return send(BlockStatus(player_id=other, blocked=False))
 
 
 @_api
@@ -583,8 +627,9 @@ async def invite_friend(request: Request) -> Response:
     player = await _player(request)
     assert player is not None
     await _tx(request, lambda conn: friends.require_account(conn, player))
-    other, room_id = body.get("player_id"), body.get("room_id")
-    if not isinstance(other, str) or not isinstance(room_id, str) or len(room_id) > 32 or len(other) > 32:
+    asked = _typed(body, Invite)
+    other, room_id = asked.player_id, asked.room_id
+    if len(room_id) > 32 or len(other) > 32:
         raise AccountError("message/invalid", "'player_id' and 'room_id' are strings")
     hub = _hub(request)
     room = hub.rooms.get(room_id) if hub is not None else None
@@ -594,7 +639,7 @@ async def invite_friend(request: Request) -> Response:
         raise AccountError("friends/not_in_room", "you can invite friends only to a table you are at", 403)
     _limited(request, "room_invite", player)
     invite_id = await _tx(request, lambda conn: friends.invite(conn, player, other, room_id))
-    return JSONResponse({"id": invite_id, "player_id": other, "room_id": room_id})
+    return send(InviteSent(id=invite_id, player_id=other, room_id=room_id))
 
 
 @_api
@@ -603,7 +648,7 @@ async def dismiss_invite(request: Request) -> Response:
     assert player is not None
     invite_id = str(request.path_params["invite_id"])[:32]
     await _tx(request, lambda conn: friends.dismiss(conn, player, invite_id))
-    return JSONResponse({"id": invite_id, "dismissed": True})
+    return send(InviteDismissed(id=invite_id, dismissed=True))
 
 
 # ------------------------------------------------------------------------------------------------ awards
@@ -618,12 +663,12 @@ async def leaderboard(request: Request) -> Response:
     per_page = _int(request, "per_page", 20)
     me = await _player(request, required=False) if request.query_params.get("me") in ("1", "true") else None
     data = await _tx(request, lambda conn: queries.leaderboard(conn, Board(raw_board), page, per_page, me))
-    return JSONResponse(data)
+    return send(answer_of(data, Leaderboard))
 
 
 @_api
 async def rating_games(request: Request) -> Response:
-    return JSONResponse({"games": queries.rating_games()})
+    return send(answer_of({"games": queries.rating_games()}, RatingGames))
 
 
 @_api
@@ -635,7 +680,7 @@ async def rating_table(request: Request) -> Response:
     per_page = _int(request, "per_page", 20)
     me = await _player(request, required=False) if request.query_params.get("me") in ("1", "true") else None
     data = await _tx(request, lambda conn: queries.rating_table(conn, game, page, per_page, me))
-    return JSONResponse(data)
+    return send(answer_of(data, Ratings))
 
 
 @_api
@@ -650,7 +695,7 @@ async def player_profile(request: Request) -> Response:
     )
     if data is None:
         raise AccountError("player/not_found", "there is no such player", 404)
-    return JSONResponse(data)
+    return send(answer_of(data, Profile))
 
 
 @_api
@@ -659,9 +704,8 @@ async def my_profile(request: Request) -> Response:
     assert player is not None
     page = _int(request, "page", 1)
     per_page = _int(request, "per_page", queries.HISTORY_PAGE)
-    return JSONResponse(
-        await _tx(request, lambda conn: _with_progress(conn, queries.profile(conn, player, page, per_page)))
-    )
+    data = await _tx(request, lambda conn: _with_progress(conn, queries.profile(conn, player, page, per_page)))
+    return send(answer_of(data, Profile))
 
 
 def _with_progress(conn: sa.Connection, data: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -677,7 +721,7 @@ async def match_group(request: Request) -> Response:
     the match is not recorded yet, unknown, or had fewer than two people."""
     match_id = request.path_params["match_id"]
     data = await _tx(request, lambda conn: progress.group_score(conn, match_id)) if len(match_id) <= 32 else None
-    return JSONResponse({"group": data})
+    return send(answer_of({"group": data}, GroupScore))
 
 
 @_api
@@ -686,7 +730,7 @@ async def tournament(request: Request) -> Response:
     data = await _tx(request, lambda conn: queries.tournament_json(conn, tid)) if len(tid) <= 32 else None
     if data is None:
         raise AccountError("tournament/not_found", "there is no such tournament", 404)
-    return JSONResponse(data)
+    return send(answer_of(data, TournamentInfo))
 
 
 @_api
@@ -694,16 +738,16 @@ async def room_tournament(request: Request) -> Response:
     room_id = request.path_params["room_id"]
 
     def run(conn: sa.Connection) -> dict[str, Any] | None:
-        row = awarding.room_tournament(conn, room_id)
+        row = recording.room_tournament(conn, room_id)
         return None if row is None else queries.tournament_json(conn, str(row["id"]))
 
     data = await _tx(request, run) if len(room_id) <= 32 else None
     if data is None:
         if request.query_params.get("missing") == "null":
             # The room page asks on every room: a room without a tournament is normal there, not an error.
-            return JSONResponse(None)
+            return send(None)
         raise AccountError("tournament/not_found", "this room has no tournament", 404)
-    return JSONResponse(data)
+    return send(answer_of(data, TournamentInfo))
 
 
 @_api
@@ -720,10 +764,10 @@ async def declare_tournament(request: Request) -> Response:
         raise AccountError("room/not_owner", "only the room's owner may declare a tournament", 403)
     if getattr(room, "match_count", 0) or getattr(room, "match", None) is not None:
         raise AccountError("tournament/too_late", "a tournament is declared before the room's first match", 409)
-    matches = body.get("matches")
-    tid = await _tx(request, lambda conn: awarding.create_tournament(conn, room_id, matches))
+    matches = _typed(body, Tournament).matches
+    tid = await _tx(request, lambda conn: recording.create_tournament(conn, room_id, matches))
     data = await _tx(request, lambda conn: queries.tournament_json(conn, tid))
-    return JSONResponse(data)
+    return send(answer_of(data, TournamentInfo))
 
 
 def routes() -> list[Route]:

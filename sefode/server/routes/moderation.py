@@ -8,17 +8,42 @@ moderator; every action needs a ``reason`` and is written to the audit log in th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from sefode.accounts import moderation as mod
 from sefode.accounts import service
-from sefode.accounts.routes import _api, _body, _hub, _int, _limited, _player, _tx
+from sefode.accounts.bodies import (
+    Audit,
+    Banned,
+    Kick,
+    Kicked,
+    Lift,
+    ModMe,
+    Muted,
+    PlayerName,
+    Reasoned,
+    RenamePlayer,
+    RenameRoom,
+    Report,
+    ReportClosed,
+    ReportMade,
+    Reports,
+    RoomAction,
+    RoomClosed,
+    RoomRenamed,
+    Sanction,
+    Unbanned,
+    Unmuted,
+)
 from sefode.accounts.service import AccountError
+from sefode.server.routes.accounts import Handler, _api, _body, _hub, _int, _limited, _player, _tx, _typed
+from sefode.server.routes.common import send
+from sefode.wire import answer_of
 
 
 async def _moderator(request: Request) -> str:
@@ -68,16 +93,15 @@ async def report(request: Request) -> Response:
     body = await _body(request)
     player = await _player(request)
     assert player is not None
-    reported, chat_id = body.get("player_id"), body.get("chat_id")
-    if not isinstance(reported, str) or not reported or len(reported) > 32 or reported == player:
+    asked = _typed(body, Report)
+    reported, chat_id = asked.player_id, asked.chat_id
+    if not reported or len(reported) > 32 or reported == player:
         raise AccountError("report/bad_player", "choose another player at the table to report")
-    if chat_id is not None and (isinstance(chat_id, bool) or not isinstance(chat_id, int)):
-        raise AccountError("message/invalid", "'chat_id' is the id of a chat message, or null")
-    text = mod.note(body.get("note"))
-    room = _room(request, body.get("room_id"))
+    text = mod.note(asked.note)
+    room = _room(request, asked.room_id)
     present = room.connected_players() | room.seated_players() | {room.owner}
     if room.match is not None:
-        present |= {s.get("player_id") for s in room.match.seats}
+        present |= {s.player_id for s in room.match.seats}
     if player not in present:
         raise AccountError("report/not_in_room", "you can report only players at a table you are at", 403)
     if reported not in present:
@@ -90,21 +114,21 @@ async def report(request: Request) -> Response:
     report_id = await _tx(
         request, lambda conn: mod.report(conn, player, reported, room.id, match_id, chat_id, chat, text)
     )
-    return JSONResponse({"id": report_id})
+    return send(ReportMade(id=report_id))
 
 
 @_api
 async def reports(request: Request) -> Response:
     await _moderator(request)
     limit = _int(request, "limit", 100)
-    return JSONResponse({"reports": await _tx(request, lambda conn: mod.open_reports(conn, limit))})
+    return send(answer_of({"reports": await _tx(request, lambda conn: mod.open_reports(conn, limit))}, Reports))
 
 
 @_api
 async def close_report(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
+    why = mod.reason(_typed(body, Reasoned).reason)
     report_id = str(request.path_params["report_id"])[:32]
 
     def run(conn: sa.Connection) -> None:
@@ -112,7 +136,7 @@ async def close_report(request: Request) -> Response:
         mod.log(conn, me, "close_report", why, player_id=reported, detail={"report": report_id})
 
     await _tx(request, run)
-    return JSONResponse({"id": report_id, "status": "closed"})
+    return send(ReportClosed(id=report_id, status="closed"))
 
 
 # --------------------------------------------------------------------------------------------- actions
@@ -120,102 +144,108 @@ async def close_report(request: Request) -> Response:
 
 @_api
 async def whoami(request: Request) -> Response:
-    me = await _moderator(request)
-    return JSONResponse({"player_id": me, "moderator": True})
+    """Whether the session's player is a moderator: the page shows the moderators' page in the menu of moderators
+    alone, and asks every signed-in page load, so a plain player gets ``false`` rather than an error."""
+    player = await _player(request)
+    assert player is not None
+    moderator = await _tx(request, lambda conn: mod.is_moderator(conn, player))
+    return send(ModMe(player_id=player, moderator=moderator))
 
 
-@_api
-async def mute(request: Request) -> Response:
-    body = await _body(request)
-    me = await _moderator(request)
-    why, length = mod.reason(body.get("reason")), mod.minutes(body.get("minutes"))
-
-    def run(conn: sa.Connection) -> tuple[str, int | None]:
-        target = mod.check_target(conn, me, body.get("player_id"))
-        until = mod.sanction(conn, target, "mute", length)
-        mod.log(conn, me, "mute", why, player_id=target, detail={"minutes": length, "until": until})
-        return target, until
-
-    target, until = await _tx(request, run)
-    await _tell(request, {"op": "mute", "p": target, "until": until})
-    return JSONResponse({"player_id": target, "muted": True, "until": until})
+class _Kind(NamedTuple):
+    flag: str
+    """the answer's flag (``muted``, ``banned``)"""
+    undo: str
+    """the audit-log action (and node message) that lifts it"""
+    tell_until: bool
+    """whether the message to every node (``Hub.apply_moderation``) carries when it runs out"""
+    tell_lift: bool
+    """whether lifting it is told to every node (a ban's sessions ended when it was imposed)"""
 
 
-@_api
-async def unmute(request: Request) -> Response:
-    body = await _body(request)
-    me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
-
-    def run(conn: sa.Connection) -> str:
-        target = mod.check_target(conn, me, body.get("player_id"))
-        mod.lift(conn, target, "mute")
-        mod.log(conn, me, "unmute", why, player_id=target)
-        return target
-
-    target = await _tx(request, run)
-    await _tell(request, {"op": "unmute", "p": target})
-    return JSONResponse({"player_id": target, "muted": False})
+_IMPOSED: dict[str, type[Muted | Banned]] = {"mute": Muted, "ban": Banned}
+"""The answer of a sanction imposed, and of one lifted, by kind."""
+_LIFTED: dict[str, type[Unmuted | Unbanned]] = {"mute": Unmuted, "ban": Unbanned}
+_SANCTIONS = {"mute": _Kind("muted", "unmute", True, True), "ban": _Kind("banned", "unban", False, False)}
 
 
-@_api
-async def ban(request: Request) -> Response:
-    """Ban a player (an account, or a guest by their session): every session ends and its sockets close (4410) at
-    once, and logins are refused until the ban runs out."""
-    body = await _body(request)
-    me = await _moderator(request)
-    why, length = mod.reason(body.get("reason")), mod.minutes(body.get("minutes"))
+def sanction(kind: str) -> Handler:
+    """The route that imposes a sanction (``mute``: chat and reactions refused; ``ban``: every session ends and its
+    sockets close (4410) at once, logins are refused until it runs out) for ``minutes`` or for good."""
+    flag, _undo, tell_until, _tell_lift = _SANCTIONS[kind]
 
-    def run(conn: sa.Connection) -> tuple[str, int | None]:
-        target = mod.check_target(conn, me, body.get("player_id"))
-        until = mod.sanction(conn, target, "ban", length)
-        mod.log(conn, me, "ban", why, player_id=target, detail={"minutes": length, "until": until})
-        return target, until
+    @_api
+    async def impose(request: Request) -> Response:
+        body = await _body(request)
+        me = await _moderator(request)
+        asked = _typed(body, Sanction)
+        why, length = mod.reason(asked.reason), mod.minutes(asked.minutes)
 
-    target, until = await _tx(request, run)
-    await _tell(request, {"op": "ban", "p": target})
-    return JSONResponse({"player_id": target, "banned": True, "until": until})
+        def run(conn: sa.Connection) -> tuple[str, int | None]:
+            target = mod.check_target(conn, me, asked.player_id)
+            until = mod.sanction(conn, target, kind, length)
+            mod.log(conn, me, kind, why, player_id=target, detail={"minutes": length, "until": until})
+            return target, until
+
+        target, until = await _tx(request, run)
+        await _tell(request, {"op": kind, "p": target, **({"until": until} if tell_until else {})})
+        return send(answer_of({"player_id": target, flag: True, "until": until}, _IMPOSED[kind]))
+
+    impose.__name__ = kind
+    return impose
 
 
-@_api
-async def unban(request: Request) -> Response:
-    body = await _body(request)
-    me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
+def lift(kind: str) -> Handler:
+    """The route that lifts a sanction before it runs out."""
+    flag, action, _tell_until, tell_lift = _SANCTIONS[kind]
 
-    def run(conn: sa.Connection) -> str:
-        target = mod.check_target(conn, me, body.get("player_id"))
-        mod.lift(conn, target, "ban")
-        mod.log(conn, me, "unban", why, player_id=target)
-        return target
+    @_api
+    async def undo(request: Request) -> Response:
+        body = await _body(request)
+        me = await _moderator(request)
+        asked = _typed(body, Lift)
+        why = mod.reason(asked.reason)
 
-    target = await _tx(request, run)
-    return JSONResponse({"player_id": target, "banned": False})
+        def run(conn: sa.Connection) -> str:
+            target = mod.check_target(conn, me, asked.player_id)
+            mod.lift(conn, target, kind)
+            mod.log(conn, me, action, why, player_id=target)
+            return target
+
+        target = await _tx(request, run)
+        if tell_lift:
+            await _tell(request, {"op": action, "p": target})
+        return send(answer_of({"player_id": target, flag: False}, _LIFTED[kind]))
+
+    undo.__name__ = action
+    return undo
 
 
 @_api
 async def kick(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
-    room_id, _name, _match = await _room_ref(request, body.get("room_id"))
+    asked = _typed(body, Kick)
+    why = mod.reason(asked.reason)
+    room_id, _name, _match = await _room_ref(request, asked.room_id)
 
     def run(conn: sa.Connection) -> str:
-        target = mod.check_target(conn, me, body.get("player_id"))
+        target = mod.check_target(conn, me, asked.player_id)
         mod.log(conn, me, "kick", why, player_id=target, room_id=room_id)
         return target
 
     target = await _tx(request, run)
     await _tell(request, {"op": "kick", "p": target, "room": room_id})
-    return JSONResponse({"player_id": target, "room_id": room_id, "kicked": True})
+    return send(Kicked(player_id=target, room_id=room_id, kicked=True))
 
 
 @_api
 async def close_room(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
-    room_id, name, match_id = await _room_ref(request, body.get("room_id"))
+    asked = _typed(body, RoomAction)
+    why = mod.reason(asked.reason)
+    room_id, name, match_id = await _room_ref(request, asked.room_id)
 
     def run(conn: sa.Connection) -> None:
         mod.close_room(conn, room_id)
@@ -223,33 +253,35 @@ async def close_room(request: Request) -> Response:
 
     await _tx(request, run)
     await _tell(request, {"op": "close", "room": room_id})
-    return JSONResponse({"room_id": room_id, "closed": True, "match": match_id})
+    return send(RoomClosed(room_id=room_id, closed=True, match=match_id))
 
 
 @_api
 async def rename_room(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
-    room_id, before, _match = await _room_ref(request, body.get("room_id"))
-    name = service.check_name(body.get("name"))
+    asked = _typed(body, RenameRoom)
+    why = mod.reason(asked.reason)
+    room_id, before, _match = await _room_ref(request, asked.room_id)
+    name = service.check_name(asked.name)
     await _tx(
         request,
         lambda conn: mod.log(conn, me, "rename_room", why, room_id=room_id, detail={"from": before, "to": name}),
     )
     await _tell(request, {"op": "rename_room", "room": room_id, "name": name})
-    return JSONResponse({"room_id": room_id, "name": name})
+    return send(RoomRenamed(room_id=room_id, name=name))
 
 
 @_api
 async def rename_player(request: Request) -> Response:
     body = await _body(request)
     me = await _moderator(request)
-    why = mod.reason(body.get("reason"))
-    name = service.check_name(body.get("name"))
+    asked = _typed(body, RenamePlayer)
+    why = mod.reason(asked.reason)
+    name = service.check_name(asked.name)
 
     def run(conn: sa.Connection) -> str:
-        target = mod.check_target(conn, me, body.get("player_id"))
+        target = mod.check_target(conn, me, asked.player_id)
         before = mod._names(conn, {target}).get(target, "?")
         service.rename(conn, target, name)
         mod.log(conn, me, "rename_player", why, player_id=target, detail={"from": before, "to": name})
@@ -257,7 +289,7 @@ async def rename_player(request: Request) -> Response:
 
     target = await _tx(request, run)
     await _tell(request, {"op": "rename", "p": target, "name": name})
-    return JSONResponse({"player_id": target, "name": name})
+    return send(PlayerName(player_id=target, name=name))
 
 
 @_api
@@ -266,7 +298,7 @@ async def audit(request: Request) -> Response:
     limit = _int(request, "limit", 100)
     raw = request.query_params.get("before")
     before = _int(request, "before", 0) if raw is not None else None
-    return JSONResponse({"entries": await _tx(request, lambda conn: mod.audit(conn, limit, before))})
+    return send(answer_of({"entries": await _tx(request, lambda conn: mod.audit(conn, limit, before))}, Audit))
 
 
 def routes() -> list[Route]:
@@ -275,10 +307,10 @@ def routes() -> list[Route]:
         Route("/api/mod/me", whoami),
         Route("/api/mod/reports", reports),
         Route("/api/mod/reports/{report_id}/close", close_report, methods=["POST"]),
-        Route("/api/mod/mute", mute, methods=["POST"]),
-        Route("/api/mod/unmute", unmute, methods=["POST"]),
-        Route("/api/mod/ban", ban, methods=["POST"]),
-        Route("/api/mod/unban", unban, methods=["POST"]),
+        Route("/api/mod/mute", sanction("mute"), methods=["POST"]),
+        Route("/api/mod/unmute", lift("mute"), methods=["POST"]),
+        Route("/api/mod/ban", sanction("ban"), methods=["POST"]),
+        Route("/api/mod/unban", lift("ban"), methods=["POST"]),
         Route("/api/mod/kick", kick, methods=["POST"]),
         Route("/api/mod/close-room", close_room, methods=["POST"]),
         Route("/api/mod/rename-room", rename_room, methods=["POST"]),

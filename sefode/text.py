@@ -77,6 +77,11 @@ def printable(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def must_be_text(key: str, lo: int, hi: int) -> str:
+    """The reason a field of text is refused for its type or length."""
+    return f"'{key}' must be a string of {lo} to {hi} characters"
+
+
 def clean(
     key: str,
     value: object,
@@ -88,9 +93,9 @@ def clean(
 ) -> str:
     """``value`` as an accepted string for field ``key`` (NFC, stripped when ``strip``), or TextError."""
     if not isinstance(value, str):
-        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+        raise TextError(must_be_text(key, lo, hi))
     if len(value) > 4 * hi + 16:  # decide on obviously long strings before normalising them
-        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+        raise TextError(must_be_text(key, lo, hi))
     if has_lone_surrogate(value):
         raise TextError(f"'{key}' is not valid Unicode (it holds a lone surrogate)")
     if "\x00" in value:
@@ -101,7 +106,7 @@ def clean(
     if strip:
         text = text.strip()
     if not lo <= len(text) <= hi:
-        raise TextError(f"'{key}' must be a string of {lo} to {hi} characters")
+        raise TextError(must_be_text(key, lo, hi))
     return text
 
 

@@ -1,0 +1,158 @@
+"""Bytes on the wire per action, per game: full ``state`` messages against ``update`` messages (docs/protocol.md).
+
+Usage::
+
+    .venv/bin/python bench/wire.py [--matches 3] [--seed 1] [--json]
+
+Plays seeded random matches of every game in-process, and sends each action's states to one connection per seat
+(no spectator) exactly as a room does (``present.state_message`` and ``patches.Updates``, the same code), once to
+connections that take full states and once to connections that take updates. Reports the mean bytes per action summed
+over the seats (the payload: what the server writes), and the same streams as permessage-deflate with context
+takeover would send them (the server does not negotiate it: ``ws_per_message_deflate=False``); ``--parts``: the
+updates' bytes by key. Deterministic: no server, no clock counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import zlib
+from typing import Any
+
+import orjson
+
+from sefode.engine import Game, get_game
+from sefode.server.matchrun import MatchRun
+from sefode.server.messages import encode
+from sefode.server.patches import Updates
+from sefode.server.present import state_common, state_message
+from sefode.server.record import MatchSeat
+
+GAMES: list[tuple[str, str, dict[str, Any]]] = [
+    ("sefode", "fodinha", {"variant": "sefode", "players": 4}),
+    ("sefodejunto", "fodinha", {"variant": "sefode", "players": 4, "teams": True}),
+    ("7letras", "fodinha", {"variant": "7letras", "players": 4}),
+    ("king", "king", {}),
+    ("trash", "trash", {"players": 4}),
+    ("guimenon", "guimenon", {}),
+]
+
+
+class Link:
+    def __init__(self, seat: int, updates: bool) -> None:
+        self.seat = seat
+        self.last_join: dict[str, Any] = {"type": "join", "room": "r", "updates": updates}
+        self.deflate = zlib.compressobj(wbits=-15)
+        """permessage-deflate (RFC 7692) with context takeover, as a browser would negotiate it."""
+
+    def deflated(self, text: str) -> int:
+        """The bytes of ``text`` compressed as permessage-deflate sends it (the flush's empty block cut off)."""
+        return len(self.deflate.compress(text.encode()) + self.deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
+
+
+def parts_of(text: str, parts: dict[str, int]) -> None:
+    """Add an update's bytes to ``parts``, by its keys (each member's bytes, its key and comma counted)."""
+    message = json.loads(text)
+    if message.get("type") != "update":
+        return
+    for key, value in message.items():
+        name = key if key in ("events", "set", "ops", "legal") else "envelope"
+        parts[name] = parts.get(name, 0) + len(orjson.dumps({key: value})) - 1
+    parts["envelope"] = parts.get("envelope", 0) + 1
+
+
+def match_bytes(
+    game: Game[Any], options: dict[str, Any], seed: int, parts: dict[str, int] | None = None
+) -> tuple[int, int, int, int, int, int]:
+    """(actions, bytes of full states, bytes of updates, seats, and both again as permessage-deflate would send
+    them) over one seeded random match; ``parts`` adds up the updates' bytes by key."""
+    rng = random.Random(seed)
+    values = game.validate_options(options)
+    state = game.new_match(values, seed)
+    n = game.seats(state)
+    run = MatchRun("m", 1, game, state, seed, values, {}, [MatchSeat() for _ in range(n)])
+    run.awaiting = game.awaiting(state)
+    links = [Link(s, False) for s in range(n)] + [Link(s, True) for s in range(n)]
+    updates = Updates()
+    sizes = {False: 0, True: 0}
+    deflated = {False: 0, True: 0}
+
+    def send(events: list[dict[str, Any]], only: int | None) -> None:
+        common = state_common(run)
+        to = [link for link in links if only is None or link.seat == only]
+        messages: dict[int | None, dict[str, Any]] = {
+            link.seat: state_message(run, link.seat, events, common) for link in to
+        }
+        for link, text in updates.texts([(link, link.seat) for link in to], messages, encode):
+            if run.stored:  # the first (full) state of each connection is the join's, not an action's
+                sizes[link.last_join["updates"] is True] += len(text.encode())
+                deflated[link.last_join["updates"] is True] += link.deflated(text)
+                if parts is not None and link.last_join["updates"] is True:
+                    parts_of(text, parts)
+            else:
+                link.deflated(text)  # the join's state is in the compression context all the same
+
+    send([], None)
+    actions = 0
+    limit = min(20_000, game.max_decisions(values))
+    while game.awaiting(run.state) and actions < limit:
+        seat = rng.choice(sorted(game.awaiting(run.state)))
+        events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
+        secret = run.secret(seat, events)
+        run.advance(seat, secret)
+        send(events, seat if secret else None)
+        actions += 1
+    return actions, sizes[False], sizes[True], n, deflated[False], deflated[True]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--parts", action="store_true", help="also the updates' bytes/action by key")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    for label, name, options in GAMES:
+        game = get_game(name)
+        totals = [0, 0, 0, 0, 0]
+        seats = 0
+        parts: dict[str, int] = {}
+        for m in range(args.matches):
+            actions, full, upd, seats, zfull, zupd = match_bytes(game, options, args.seed + m, parts)
+            totals = [t + x for t, x in zip(totals, [actions, full, upd, zfull, zupd], strict=True)]
+        actions, full, upd, zfull, zupd = totals
+        rows.append(
+            {
+                "parts": {k: round(v / actions) for k, v in sorted(parts.items())},
+                "game": label,
+                "seats": seats,
+                "actions": actions,
+                "full_bytes_per_action": round(full / actions),
+                "update_bytes_per_action": round(upd / actions),
+                "ratio": round(full / upd, 1) if upd else None,
+                "full_deflated_bytes_per_action": round(zfull / actions),
+                "update_deflated_bytes_per_action": round(zupd / actions),
+            }
+        )
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(
+            f"{'game':<12} {'seats':>5} {'actions':>8} {'full B/action':>14} {'updates B/action':>17} {'ratio':>6}"
+            f" {'deflated: full':>15} {'updates':>8}"
+        )
+        for r in rows:
+            print(
+                f"{r['game']:<12} {r['seats']:>5} {r['actions']:>8} {r['full_bytes_per_action']:>14} "
+                f"{r['update_bytes_per_action']:>17} {r['ratio']:>6} {r['full_deflated_bytes_per_action']:>15} "
+                f"{r['update_deflated_bytes_per_action']:>8}"
+            )
+            if args.parts:
+                print(" " * 12, ", ".join(f"{k} {v}" for k, v in r["parts"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,320 @@
+"""Updates: after a connection has its seat's full ``state``, each action sends it only what changed (docs/protocol.md).
+
+A connection that joined with ``"updates": true`` gets, after the full ``state`` of its seat (on join, reconnection
+or ``resync``), one ``update`` per state the room produces for that seat: the public events and the changed keys every
+seat shares (computed and encoded once per action for every seat and spectator), then its own seat's changes: its
+``version`` when it did not move by one, its ``deadline``, the view's changes (``set`` and ``ops``) and, when the seat
+is awaited, its legal list as ops on the list of its last turn (an action whose label the connection holds written
+alone). Folding an update into the last state gives exactly the ``state`` the seat would have been sent
+(``sefode.fold``, which the SDK client uses too; the browser's copy is ``sefode/web/static/js/patch.js``).
+
+Each state message a room produces is numbered (``seq``, increasing in the room); an update names the number of the
+state it applies to (``base``) when it is not ``seq - 1``, so a client that finds its state is not the base asks for
+the full state (``resync``). The server itself sends an update only to a connection whose last state it knows: every
+other connection gets the full ``state``. The diff of a seat is made from that seat's own two states (and what it gave
+that connection before) alone, so an update carries nothing its seat could not see in the full views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import orjson
+
+from sefode.fold import Held, Op, fold, pointer
+
+__all__ = ["Held", "Op", "Updates", "diff", "fold", "pack"]
+
+
+class Joined(Protocol):
+    """A connection as this module needs it (``placement.Peer`` is one): the ``join`` it sent last."""
+
+    @property
+    def last_join(self) -> dict[str, Any] | None: ...
+
+
+C = TypeVar("C", bound=Joined)
+
+COMMON_KEYS = ("awaiting", "deadlines", "over", "seat_status")
+"""The keys of a ``state`` message that are the same for every seat (``present.Common``)."""
+OWN_KEYS = ("version", "view", "deadline", "legal")
+"""The keys of a ``state`` message that are the seat's own."""
+
+
+def _cost(op: Op) -> int:
+    """The bytes ``op`` takes in an update (``pack``): a member of ``set``, or an item of ``ops``, and its comma."""
+    path = pointer(op[1])
+    if op[0] == "=":
+        return len(path) + 4 + len(orjson.dumps(op[2]))
+    if op[0] == "+":
+        return len(path) + 6 + len(orjson.dumps(op[2]))
+    return len(orjson.dumps([op[0], path, *op[2:]])) + 1
+
+
+def _longer(ops: list[Op], whole: Any, where: list[Any]) -> bool:
+    """Whether ``ops`` take as many bytes as setting ``whole`` at ``where`` would, or more."""
+    return sum(_cost(op) for op in ops) >= _cost(["=", where, whole])
+
+
+def _list_ops(a: list[Any], b: list[Any], where: list[Any]) -> list[Op]:
+    """``diff`` of two lists: one splice, or the items' own ops and an append or a cut, or ``b`` whole when that is
+    shorter (a trick emptied, a list whose items mostly changed)."""
+    na, nb = len(a), len(b)
+    common = min(na, nb)
+    inner: list[Op] = []
+    for i in range(common):
+        diff(a[i], b[i], [*where, i], inner)
+    mine: list[Op] = []
+    if inner and na != nb:
+        # One run of items taken out or put in away from the end (a card played from the middle of a hand): the
+        # items before it are the same (up to the first op's index), and so are those after it.
+        start = inner[0][1][len(where)]
+        tail = 0
+        while tail < common - start and not diff(a[na - 1 - tail], b[nb - 1 - tail], [], []):
+            tail += 1
+        if start + tail == common:
+            mine = [["*", where, start, na - start - tail, b[start : nb - tail]]]
+    if not mine and inner and len(inner) * 2 > common:
+        return [["=", where, b]]  # most items changed (a card taken from the middle of a hand...): whole
+    if not mine:
+        mine = inner
+        if nb > na:
+            mine.append(["+", where, b[na:]])
+        elif nb < na:
+            mine.append(["<", where, nb])
+    if mine and where and _longer(mine, b, where):
+        return [["=", where, b]]
+    return mine
+
+
+def diff(a: Any, b: Any, path: list[Any] | None = None, out: list[Op] | None = None) -> list[Op]:
+    """The ops that turn the JSON value ``a`` into ``b`` (both plain JSON: dicts, lists, str, int, float, bool,
+    None). Types are compared strictly (``1`` is not ``true``). A list that lost or gained one run of items, the rest
+    unchanged, is spliced; one whose items mostly changed is set whole, and so is an object with as many ops as keys."""
+    ops: list[Op] = [] if out is None else out
+    where: list[Any] = [] if path is None else path
+    if a is b:
+        return ops
+    ta, tb = type(a), type(b)
+    if ta is dict and tb is dict:
+        mark = len(ops)
+        for key, value in b.items():
+            if key in a:
+                diff(a[key], value, [*where, key], ops)
+            else:
+                ops.append(["=", [*where, key], value])
+        for key in a:
+            if key not in b:
+                ops.append(["-", [*where, key]])
+        if where and len(ops) - mark > 1 and _longer(ops[mark:], b, where):
+            del ops[mark:]  # many keys came, went or changed (a map of this turn's cards emptied): whole
+            ops.append(["=", where, b])
+        return ops
+    if ta is list and tb is list:
+        ops.extend(_list_ops(a, b, where))
+        return ops
+    if ta is tb and a == b:
+        return ops
+    ops.append(["=", where, b])
+    return ops
+
+
+def pack(ops: list[Op]) -> tuple[dict[str, Any], list[Op]]:
+    """``diff``'s ops as an update writes them: the sets and appends (``"path/-": items``) as ``{path: value}`` and
+    the other ops, paths as strings (``sefode.fold``). The sets may go first, in any order: ``diff`` touches a list's
+    items, or appends to it, or cuts or splices it, never two of these, and never sets inside what another op moves."""
+    sets: dict[str, Any] = {}
+    rest: list[Op] = []
+    for op in ops:
+        if op[0] == "=":
+            sets[pointer(op[1])] = op[2]
+        elif op[0] == "+":
+            sets[pointer([*op[1], "-"])] = op[2]
+        else:
+            rest.append([op[0], pointer(op[1]), *op[2:]])
+    return sets, rest
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON that shares nothing with the game's state (a view may hold the state's own lists)."""
+    return orjson.loads(orjson.dumps(value))
+
+
+def _changed(a: Any, b: Any) -> bool:
+    return bool(diff(a, b, [], []))
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The last state a connection was sent: numbered ``seq``, in plain JSON, split into the part every seat shares
+    and the seat's own, and the ``legal`` list of the seat's last turn (``sefode.fold.Held``)."""
+
+    seq: int
+    match_id: str
+    seat: int | None
+    common: dict[str, Any]
+    own: dict[str, Any]
+    legal: list[Any]
+    labels: dict[str, bytes]
+    """The label of every legal item the connection was given since its full state, by its action's JSON text."""
+
+
+def _common_fields(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The keys of the part every seat shares that changed, with their new values."""
+    return {k: after[k] for k in COMMON_KEYS if _changed(before[k], after[k])}
+
+
+def _labels(items: list[Any], known: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """``known`` with the label of each legal item of ``items``, by its action's JSON text (``sefode.fold.action_key``
+    is the client's; the encoded label, to compare)."""
+    out = dict(known or {})
+    for item in items:
+        out[orjson.dumps(item["action"]).decode()] = orjson.dumps(item["label"])
+    return out
+
+
+def _legal_ops(sent: Sent, legal: list[Any]) -> list[Op]:
+    """The ops that turn the legal list of the seat's last turn into ``legal``, items taken whole (a list of items
+    compared as their JSON texts): an item whose label the connection was given before, for the same action, is
+    written as its action alone."""
+    texts = [orjson.dumps(item).decode() for item in legal]
+    items = dict(zip(texts, legal, strict=True))
+
+    def lean(text: str) -> Any:
+        item = items[text]
+        action = item["action"]
+        if isinstance(action, dict) and "label" in action:
+            return item  # an action alone is an item without a label: this one could not be told from an item
+        known = sent.labels.get(orjson.dumps(action).decode())
+        return action if known == orjson.dumps(item["label"]) else item
+
+    out: list[Op] = []
+    for op in diff([orjson.dumps(item).decode() for item in sent.legal], texts):
+        kind, path = op[0], pointer(op[1])
+        if kind == "=":
+            out.append([kind, path, lean(op[2]) if path else [lean(t) for t in op[2]]])
+        elif kind == "+":
+            out.append([kind, path, [lean(t) for t in op[2]]])
+        elif kind == "*":
+            out.append([kind, path, op[2], op[3], [lean(t) for t in op[4]]])
+        else:
+            out.append([kind, path, *op[2:]])
+    whole: list[Op] = [["=", "", [lean(t) for t in texts]]]
+    return whole if out and len(orjson.dumps(out)) >= len(orjson.dumps(whole)) else out
+
+
+def _own_text(sent: Sent, own: dict[str, Any], awaited: bool) -> str:
+    """The seat's own part of an update (``version`` when it did not move by one, ``deadline``, the view's ``set``
+    and ``ops``, ``legal``), as JSON object members: empty, or starting with a comma."""
+    out: dict[str, Any] = {}
+    if own["version"] != sent.own["version"] + 1:
+        out["version"] = own["version"]
+    if _changed(sent.own["deadline"], own["deadline"]):
+        out["deadline"] = own["deadline"]
+    sets, ops = pack(diff(sent.own["view"], own["view"]))
+    if sets:
+        out["set"] = sets
+    if ops:
+        out["ops"] = ops
+    if awaited:
+        legal = _legal_ops(sent, own["legal"])
+        if legal:
+            out["legal"] = legal
+    return orjson.dumps(out).decode()[1:-1]
+
+
+class Updates:
+    """A room's record of what each connection that takes updates was last sent, and the numbering of states."""
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.sent: dict[Joined, Sent] = {}
+
+    @staticmethod
+    def wanted(conn: Joined) -> bool:
+        """Whether the connection joined with ``"updates": true``."""
+        join = conn.last_join
+        return bool(join and join.get("updates") is True)
+
+    def forget(self, conn: Joined) -> None:
+        self.sent.pop(conn, None)
+
+    def full(self, conn: Joined, message: dict[str, Any]) -> dict[str, Any]:
+        """The full ``state`` ``message`` for ``conn``, numbered; remembered when the connection takes updates."""
+        self.seq += 1
+        out = {**message, "seq": self.seq}
+        if self.wanted(conn):
+            own = _plain({k: message[k] for k in OWN_KEYS})
+            common = _plain({k: message[k] for k in COMMON_KEYS})
+            legal = own["legal"]
+            self.sent[conn] = Sent(self.seq, message["match_id"], message["seat"], common, own, legal, _labels(legal))
+        else:
+            self.sent.pop(conn, None)
+        return out
+
+    def texts(
+        self,
+        conns: Sequence[tuple[C, int | None]],
+        messages: dict[int | None, dict[str, Any]],
+        encode: Callable[[Any], str],
+    ) -> list[tuple[C, str]]:
+        """What to send each connection (``conns``: with its seat, or None) for the new ``state`` ``messages`` of
+        the seats (built by ``present.state_message``, all from one action, sharing their common part): an
+        ``update`` to each connection whose last state is known, the full ``state`` to the others. Each text is
+        built once for every connection it goes to."""
+        if not messages:
+            return []
+        self.seq += 1
+        seq = self.seq
+        first = next(iter(messages.values()))
+        takers = any(self.wanted(conn) for conn, _seat in conns)
+        common = _plain({k: first[k] for k in COMMON_KEYS}) if takers else {}
+        events = first["events"]
+        match_id = first["match_id"]
+        own = {seat: _plain({k: m[k] for k in OWN_KEYS}) if takers else {} for seat, m in messages.items()}
+        shared: dict[int, str] = {}
+        """Per common part of a base (by id): the part of the update's text every seat shares, encoded once."""
+        texts: dict[tuple[int | None, int, int, int], tuple[str, list[Any], dict[str, bytes]]] = {}
+        out: list[tuple[C, str]] = []
+        bases: list[Sent] = []
+        """The records replaced here, alive until the end: the texts above are found by their parts' ids."""
+        for conn, seat in conns:
+            sent = self.sent.get(conn)
+            if sent is not None:
+                bases.append(sent)
+            takes = self.wanted(conn)
+            if not takes or sent is None or sent.match_id != match_id or sent.seat != seat:
+                key: tuple[int | None, int, int, int] = (seat, -1, 0, 0)
+                made = texts.get(key)
+                if made is None:
+                    made = texts[key] = (encode({**messages[seat], "seq": seq}), [], {})
+                text = made[0]
+                if takes:
+                    legal = own[seat]["legal"]
+                    self.sent[conn] = Sent(seq, match_id, seat, common, own[seat], legal, _labels(legal))
+                else:
+                    self.sent.pop(conn, None)
+                out.append((conn, text))
+                continue
+            awaited = seat is not None and seat in common["awaiting"]
+            key = (seat, sent.seq, id(sent.legal), id(sent.labels))
+            made = texts.get(key)
+            if made is None:
+                head = shared.get(id(sent.common))
+                if head is None:
+                    fields = _common_fields(sent.common, common)
+                    head = shared[id(sent.common)] = orjson.dumps(
+                        {"type": "update", "seq": seq, "events": events, **fields}
+                    ).decode()[:-1]
+                base = f',"base":{sent.seq}' if sent.seq != seq - 1 else ""
+                tail = _own_text(sent, own[seat], awaited)
+                legal, labels = sent.legal, sent.labels
+                if awaited:
+                    legal, labels = own[seat]["legal"], _labels(own[seat]["legal"], sent.labels)
+                made = texts[key] = (f"{head}{base}{',' if tail else ''}{tail}}}", legal, labels)
+            text, legal, labels = made
+            self.sent[conn] = Sent(seq, match_id, seat, common, own[seat], legal, labels)
+            out.append((conn, text))
+        return out

@@ -1,0 +1,107 @@
+// Updates (docs/protocol.md "Updates"): folds an "update" into the last full "state" of the connection, so that the
+// page receives full states only. The same fold as sefode/fold.py. A path is a string relative to the view (or to
+// the seat's legal list): keys and indexes joined by "/" ("~1" in a key is "/", "~0" is "~"); "" is the value itself.
+// Ops: ["=", path, value] sets ("path/-" at an array appends the items of value; an update's "set" object
+// {path: value} holds these, applied first),
+// ["-", path] removes a key, ["+", path, items] appends to an array, ["<", path, n] cuts an array to n items,
+// ["*", path, i, n, items] replaces the n items from index i of an array with items.
+
+/** The keys of a state an update gives whole when they changed ("version" only when it did not move by one). */
+const FIELDS = ["version", "deadline", "deadlines", "awaiting", "over", "seat_status"];
+
+function keys(path) {
+  return path === "" ? [] : path.split("/").map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** Apply ops, whose paths are relative to box[key], in place. */
+export function fold(box, key, ops) {
+  for (const op of ops) {
+    const kind = op[0];
+    if (typeof op[1] !== "string") throw new Error("a path is a string");
+    let parent = box;
+    let last = key;
+    for (const k of keys(op[1])) {
+      parent = parent[last];
+      if (parent === null || typeof parent !== "object") throw new Error("no such path");
+      last = Array.isArray(parent) && k !== "-" ? Number(k) : k;
+    }
+    if (kind === "=" && last === "-" && Array.isArray(parent)) parent.push(...op[2]);
+    else if (kind === "=") parent[last] = op[2];
+    else if (kind === "-") delete parent[last];
+    else if (kind === "+") parent[last].push(...op[2]);
+    else if (kind === "<") parent[last].length = op[2];
+    else if (kind === "*") parent[last].splice(op[2], op[3], ...op[4]);
+    else throw new Error(`unknown op ${kind}`);
+  }
+}
+
+/** The label of each legal action given since the full state, by the action's JSON text: an update writes an item
+ * whose label it gave before as its action alone (any value that is not an object with a "label"). */
+function learn(labels, legal) {
+  legal.forEach((item, i) => {
+    if (item === null || typeof item !== "object" || !("label" in item)) {
+      const label = labels.get(JSON.stringify(item));
+      if (label === undefined) throw new Error("a label never given");
+      legal[i] = { action: item, label: structuredClone(label) };
+    }
+  });
+  for (const item of legal) labels.set(JSON.stringify(item.action), item.label);
+}
+
+/** The states of one connection: the last full state, kept apart from what the page is given, and the legal list
+ * of its seat's last turn (which an update's "legal" ops change; it stays while the seat waits). */
+export class StateModel {
+  constructor() {
+    this.reset();
+  }
+
+  reset() {
+    this.state = null;
+    this.legal = [];
+    this.labels = new Map();
+  }
+
+  /** A full "state" from the server: kept, and a copy of it for the page. */
+  take(msg) {
+    this.state = structuredClone(msg);
+    delete this.state.recap;
+    this.legal = this.state.legal;
+    this.labels = new Map();
+    learn(this.labels, this.legal);
+    return msg;
+  }
+
+  /**
+   * An "update": the full state it makes (a copy for the page), or null when it does not follow the state held
+   * (its base is not the state's seq): the caller asks for a "resync" then.
+   */
+  fold(update) {
+    const state = this.state;
+    const base = update.base ?? update.seq - 1;
+    if (!state || base !== state.seq) {
+      this.reset();
+      return null;
+    }
+    try {
+      const version = state.version;
+      for (const key of FIELDS) if (key in update) state[key] = update[key];
+      if (!("version" in update)) state.version = version + 1;
+      fold(state, "view", Object.entries(update.set || {}).map(([path, value]) => ["=", path, value]));
+      fold(state, "view", update.ops || []);
+      if (state.seat !== null && state.awaiting.includes(state.seat)) {
+        const box = { legal: this.legal };
+        fold(box, "legal", update.legal || []);
+        learn(this.labels, box.legal);
+        this.legal = state.legal = box.legal;
+      } else {
+        state.legal = [];
+      }
+    } catch {
+      this.reset();
+      return null;
+    }
+    state.events = update.events;
+    state.seq = update.seq;
+    return structuredClone(state);
+  }
+}

@@ -1,0 +1,136 @@
+"""The ops of updates (``sefode.server.patches``, docs/protocol.md "Updates"): what ``diff`` makes, ``fold`` undoes,
+types and all; a list that lost or gained one run of items away from its end is spliced, not sent whole."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from sefode.server.patches import Held, diff, fold, pack
+
+ITEMS: list[Any] = [0, 1, True, False, "x", "y", None, [1], [1, 2], {"a": 1}]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with types compared strictly (``1`` is not ``true``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _fold_diff(a: Any, b: Any) -> Any:
+    """``a`` (a copy: no value shared by two places) after folding what ``diff`` makes of it and ``b``, written as an
+    update writes it (``pack``: the sets first, as an object)."""
+    sets, rest = pack(diff(a, b))
+    box = {"r": json.loads(json.dumps(a))}
+    fold(box, "r", [*(["=", path, value] for path, value in copy.deepcopy(sets).items()), *copy.deepcopy(rest)])
+    return box["r"]
+
+
+def test_folding_the_diff_of_two_lists_gives_the_second_types_and_all() -> None:
+    rng = random.Random(1)
+    for _ in range(5000):
+        a = [rng.choice(ITEMS) for _ in range(rng.randint(0, 7))]
+        b = copy.deepcopy(a)
+        roll = rng.random()
+        if roll < 0.3 and b:
+            start = rng.randrange(len(b))
+            del b[start : start + rng.randint(1, 3)]
+        elif roll < 0.6:
+            at = rng.randint(0, len(b))
+            b[at:at] = [rng.choice(ITEMS) for _ in range(rng.randint(1, 3))]
+        else:
+            b = [rng.choice(ITEMS) for _ in range(rng.randint(0, 7))]
+        assert _same(_fold_diff({"v": a}, {"v": b})["v"], b), (a, b, diff(a, b))
+
+
+def test_a_card_played_from_the_middle_of_a_hand_is_one_splice() -> None:
+    hand = ["4c", "Qh", "Ks", "2d", "3c"]
+    assert diff({"hand": hand}, {"hand": ["4c", "Qh", "2d", "3c"]}) == [["*", ["hand"], 2, 1, []]]
+    assert diff({"hand": hand}, {"hand": ["4c", "Qh", "Ks", "2d"]}) == [["<", ["hand"], 4]]
+    assert diff({"hand": hand}, {"hand": ["Jc", *hand]}) == [["*", ["hand"], 0, 0, ["Jc"]]]
+    # 1 is not true: an item equal in Python but of another JSON type is not kept by the splice.
+    assert diff({"v": [1, 2, 3]}, {"v": [True, 3]}) != [["*", ["v"], 0, 1, []]]
+
+
+def test_folding_the_diff_of_two_objects_gives_the_second() -> None:
+    rng = random.Random(2)
+    keys = "abcdef"
+    for _ in range(3000):
+        a = {k: rng.choice(ITEMS) for k in rng.sample(keys, rng.randint(0, 6))}
+        b = {k: rng.choice(ITEMS) for k in rng.sample(keys, rng.randint(0, 6))}
+        assert _same(_fold_diff({"v": a, "w": 1}, {"v": b, "w": 1}), {"v": b, "w": 1}), (a, b)
+
+
+def test_an_object_that_mostly_changed_is_set_whole() -> None:
+    reasons = {"Ks": "king.reason.follow_suit", "Qs": "king.reason.follow_suit", "2h": "king.reason.follow_suit"}
+    assert diff({"reasons": reasons}, {"reasons": {}}) == [["=", ["reasons"], {}]]
+    assert diff({"reasons": {}}, {"reasons": reasons}) == [["=", ["reasons"], reasons]]
+    # One key of many changed: that key alone.
+    assert diff({"o": {**reasons, "n": 1}}, {"o": {**reasons, "n": 2}}) == [["=", ["o", "n"], 2]]
+
+
+def test_paths_are_strings_relative_to_their_value_with_keys_escaped() -> None:
+    a = {"a/b": {"~": [1, 2]}, "hands": [["4c", "Qh", "Ks", "2d"], None], "trick": [[0, "Kc"]]}
+    b = {"a/b": {"~": [1, 3]}, "hands": [["4c", "Qh", "Ks"], None], "trick": [[0, "Kc"], [1, "Qs"]]}
+    assert pack(diff(a, b)) == ({"a~1b/~0/1": 3, "trick/-": [[1, "Qs"]]}, [["<", "hands/0", 3]])
+    assert _same(_fold_diff(a, b), b)
+    assert pack(diff([1], {"x": 1})) == ({"": {"x": 1}}, [])  # the value itself: set whole
+    # Whole when that is shorter: a trick emptied is set to [], not cut.
+    assert pack(diff({"trick": [[0, "Kc"], [1, "Qs"]]}, {"trick": []})) == ({"trick": []}, [])
+
+
+def _state(**over: Any) -> dict[str, Any]:
+    legal = [{"action": {"play": c}, "label": {"key": "action.play", "params": {"card": c}}} for c in ("4c", "Qh")]
+    state = {
+        "type": "state",
+        "match_id": "m",
+        "version": 3,
+        "seat": 1,
+        "view": {"turn": 1, "trick": []},
+        "events": [],
+        "deadline": None,
+        "deadlines": {},
+        "awaiting": [1],
+        "legal": legal,
+        "over": False,
+        "seat_status": ["playing", "playing"],
+        "seq": 7,
+    }
+    return {**state, **over}
+
+
+def test_an_update_moves_the_version_by_one_unless_it_says_and_follows_the_last_seq_unless_it_names_a_base() -> None:
+    held = Held(_state(awaiting=[0], legal=[]))
+    state = held.fold({"type": "update", "seq": 8, "events": [{"type": "x"}], "set": {"turn": 0}})
+    assert (state["version"], state["seq"], state["view"]["turn"], state["events"]) == (4, 8, 0, [{"type": "x"}])
+    state = held.fold({"type": "update", "seq": 10, "base": 8, "events": [], "version": 4, "over": True})
+    assert (state["version"], state["seq"], state["over"]) == (4, 10, True)
+    with pytest.raises(ValueError):
+        held.fold({"type": "update", "seq": 12, "events": []})  # 11 never came: a gap
+    with pytest.raises(ValueError):
+        Held(_state()).fold({"type": "update", "seq": 9, "base": 6, "events": []})
+
+
+def test_the_legal_list_of_the_last_turn_stays_while_the_seat_waits_and_its_next_is_folded_into_it() -> None:
+    first = _state()
+    held = Held(copy.deepcopy(first))
+    waiting = held.fold({"type": "update", "seq": 8, "events": [], "awaiting": [0], "ops": [["+", "trick", [1]]]})
+    assert waiting["legal"] == [] and waiting["view"]["trick"] == [1]
+    # Its turn again, one card fewer: the list of its last turn, less that card.
+    turn = held.fold({"type": "update", "seq": 9, "events": [], "awaiting": [1], "legal": [["*", "", 0, 1, []]]})
+    assert turn["legal"] == first["legal"][1:]
+    # Its turn again with the same list: no legal op at all.
+    held.fold({"type": "update", "seq": 10, "events": [], "awaiting": [0]})
+    assert held.fold({"type": "update", "seq": 11, "events": [], "awaiting": [1]})["legal"] == first["legal"][1:]
+    # A spectator (no seat) is never given legal actions.
+    spectator = Held(_state(seat=None, awaiting=[0], legal=[]))
+    assert spectator.fold({"type": "update", "seq": 8, "events": [], "awaiting": [1]})["legal"] == []
