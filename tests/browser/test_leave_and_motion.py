@@ -11,13 +11,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, WebSocketRoute, expect
 from start_points import first_seed, start_point
 
 from sefode.engine import Game
 
 from .conftest import MOBILE, Server
-from .helpers import catalogue, open_solo, snap, table_version
+from .helpers import SETTLED, catalogue, open_solo, snap, table_version
 
 PT = catalogue("pt-BR")
 LAPTOP: ViewportSize = {"width": 1366, "height": 800}
@@ -63,7 +63,7 @@ def _play_a_card(page: Page) -> str:
     assert name
     before = table_version(page)
     page.evaluate("() => { window.__moves = []; }")
-    card.click()
+    _play_on_screen(page, card)
     page.wait_for_function(
         "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before
     )
@@ -226,6 +226,15 @@ def _errors_of(page: Page) -> list[str]:
     return errors
 
 
+def _play_on_screen(page: Page, card: Locator) -> None:
+    """Tap ``card`` in a table that has settled: the cards just dealt have faded in and stopped, so the tap neither
+    waits on a moving card nor scrolls the page to it. The table's moves are made on screen only (a move off the screen
+    is not drawn), so the felt must still be in view after the tap."""
+    page.evaluate(SETTLED)
+    card.click()
+    assert page.evaluate("() => scrollY") == 0, "the tap scrolled the page: the felt's moves would be off the screen"
+
+
 def _seat0_plays_the_next_to_last_card(game: Game[Any], state: Any) -> bool:
     view = game.view(state, 0)
     return bool(
@@ -251,7 +260,7 @@ def test_se_fode_the_last_card_of_a_trick_played_by_another_seat_travels_before_
         mine = card.get_attribute("data-card")
         before = table_version(page)
         page.evaluate("() => { window.__moves = []; }")
-        card.click()
+        _play_on_screen(page, card)
         # My card, then the bot's that completes the trick: two states drawn.
         page.wait_for_function(
             "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 2", arg=before
@@ -392,7 +401,7 @@ def test_se_fode_the_next_lead_played_while_the_trick_is_taken_travels_in_once_t
         expect(card).to_be_visible()
         mine = card.get_attribute("data-card")
         page.evaluate("() => { window.__moves = []; window.__pops = []; }")
-        card.click()
+        _play_on_screen(page, card)
         expect(page.get_by_test_id("trick-resolve")).to_have_count(1)
         # The winner's lead is drawn (hidden) under the taken trick, then the taken trick goes.
         page.wait_for_selector(".trick-area.resolving > .card[data-motion=still]", state="attached")
@@ -433,7 +442,7 @@ def test_se_fode_your_card_that_ends_a_trick_travels_into_it_and_no_card_both_tr
             mine = card.get_attribute("data-card")
             before = table_version(page)
             page.evaluate("() => { window.__moves = []; window.__pops = []; }")
-            card.click()
+            _play_on_screen(page, card)
             if until is _seat0_leads:
                 # My card, then the three bots' cards, the last one ending the trick.
                 page.wait_for_function(

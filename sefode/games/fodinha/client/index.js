@@ -2,11 +2,11 @@
 // texts, the platform controls it offers and when, its rule between option fields, and its part of the replay viewer.
 // The shell (sefode/web/static/js/room.js) loads it from /games/fodinha/client/index.js; the contract is in
 // docs/client-modules.md.
-import { SUMMARY_MS, VIRA_MS, renderTable, trickCollectMs, trickShowMs } from "./table.js";
+import { SUMMARY_MS, VIRA_MS, fitTable, renderTable, trickCollectMs, trickShowMs } from "./table.js";
 import { eventText, eventToasts, renderScore, renderTricks } from "./panels.js";
 import { renderReplay } from "./replay.js";
 
-export { eventText, renderReplay, renderScore, renderTable };
+export { eventText, fitTable, renderReplay, renderScore, renderTable };
 
 /** The module's own side panes, after the score. */
 /** The table's own rules (the shell links them before the first table is drawn). */

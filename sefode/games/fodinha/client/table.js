@@ -616,6 +616,5 @@ export function renderTable(ctx) {
     myHand(ctx, view, mySeat, onPlay, blocked),
   );
   lastTable = table;
-  requestAnimationFrame(() => fitTable(table));
   return table;
 }

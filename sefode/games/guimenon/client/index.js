@@ -6,22 +6,9 @@ import { h } from "/static/js/dom.js";
 import { currentLang, t, tn } from "/static/js/i18n.js";
 
 const SLOTS = 4;
-let styled = false;
-
-function style() {
-  // A stylesheet from the game's package: the page's Content-Security-Policy allows no inline <style>.
-  if (styled) return;
-  styled = true;
-  const link = h("link", { rel: "stylesheet", href: new URL("./guimenon.css", import.meta.url).href });
-  // The names are fitted to their frames as the stylesheet draws them: again once it has loaded.
-  // (and the page brought to your decision again: the frames have their real height only now).
-  link.addEventListener("load", () => {
-    if (!lastFit) return;
-    if (lastFit.memory && lastFit.memory.scrolledFor === lastFit.turnKey) lastFit.memory.scrolledFor = null;
-    fitTable(lastFit.table, lastFit.memory, lastFit.turnKey);
-  });
-  document.head.appendChild(link);
-}
+/** The table's own rules: the shell links them and waits for them before the first table is drawn, so the names are
+ * fitted to frames already drawn as the stylesheet draws them. */
+export const stylesheets = ["./guimenon.css"];
 
 const cardName = (id) => t(`guimenon.card.${id}`);
 const cardText = (id) => t(`guimenon.card.${id}.text`);
@@ -78,7 +65,6 @@ function zoomContent(thing) {
 
 function showZoom(thing, anchor, by) {
   const layer = zoomLayer();
-  style();
   const content = zoomContent(thing);
   layer.replaceChildren(content.el);
   layer.setAttribute("aria-label", content.label);
@@ -193,7 +179,6 @@ function canPlace(ctx, card, loc) {
 }
 
 export function renderTable(ctx) {
-  style();
   const view = ctx.view;
   if (!view || view.game !== "guimenon") return h("div", { text: "…" });
   const memory = ctx.memory;
@@ -310,12 +295,12 @@ export function renderTable(ctx) {
   lastTable = table;
   // Your turn to place (or to discard): the key of the one time the page brings your decision into view.
   const turnKey = me && (legal.length || discarding) ? `${view.turn}:${discarding ? "discard" : "place"}` : null;
-  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table, memory, turnKey));
+  fits.set(table, { memory, turnKey });
   return table;
 }
 
 let lastTable = null;
-let lastFit = null; // the latest table fitted with its turn: {table, memory, turnKey}
+const fits = new WeakMap(); // each table drawn: {memory, turnKey} for its fitting (the shell calls fitTable(table))
 const MIN_NAME_PX = 12;
 
 /** Whole words in every card name of ``root``: a name with a word wider than its frame beside the cost and the Stars
@@ -339,9 +324,9 @@ export function fitNames(root) {
 /** Your decision in view: the board never scrolls within itself (that hid Locations); when your hand or Confirm is
  * below the screen as your turn begins, the page scrolls once (that turn) to bring them up, keeping the turn's prompt
  * in view. Scrolling back up to the board is the page's own scroll. */
-export function fitTable(table, memory = null, turnKey = null) {
+export function fitTable(table) {
   if (!table || !table.isConnected) return;
-  if (memory) lastFit = { table, memory, turnKey };
+  const { memory = null, turnKey = null } = fits.get(table) || {};
   fitNames(table);
   if (!memory || turnKey === null || memory.scrolledFor === turnKey) return;
   memory.scrolledFor = turnKey;
@@ -388,7 +373,6 @@ export function finalBoard(view, name, mySeat) {
 
 /** The end-of-match card's part: how it was won, then the final board. */
 export function renderEnd(ctx) {
-  style();
   const view = ctx.view;
   if (!view || view.game !== "guimenon" || !Array.isArray(view.board)) return null;
   const name = (s) => ctx.name(s, true);
@@ -462,7 +446,6 @@ export function eventText(ev, ctx) {
 }
 
 export function renderReplay(rctx) {
-  style();
   const report = rctx.replay || {};
   const turns = report.turns || [];
   const el = h("div", { class: "gm-table", testid: "gm-replay" });
@@ -494,7 +477,6 @@ export const pages = {
   decks: {
     title: "guimenon.builder.title",
     render: async (ctx) => {
-      style();
       const builder = await import("./builder.js");
       await builder.renderBuilder(ctx);
     },
@@ -502,7 +484,6 @@ export const pages = {
 };
 
 export function renderSetup(ctx) {
-  style();
   const memory = ctx.memory;
   if (!memory.decks && !memory.loading) {
     memory.loading = true;

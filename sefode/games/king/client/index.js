@@ -6,9 +6,12 @@ import { cardEl, cardShort, SUIT_SYMBOL } from "/static/js/cards.js";
 import { h } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
 import { placeBadge } from "/static/js/seats.js";
-import { contractName, ensureStyle, renderTable, signed, suitName } from "./table.js";
+import { contractName, fitTable, renderTable, signed, suitName } from "./table.js";
 
-export { renderTable };
+export { fitTable, renderTable };
+
+/** The table's own rules: the shell links them and waits for them before the first table is drawn. */
+export const stylesheets = ["./king.css"];
 
 const HANDS = 12;
 
@@ -20,7 +23,6 @@ function cell(n) {
 /** The score sheet: 12 rows (one per hand: its contract, who chose it, each seat's points), the totals, and the hand
  * in progress highlighted. */
 export function sheetEl(ctx, rows, current, totals, placements) {
-  ensureStyle();
   const body = [];
   for (let i = 0; i < HANDS; i += 1) {
     const row = rows[i];
@@ -94,7 +96,6 @@ export function eventText(ev, ctx) {
 
 /** The replay viewer's part: the sheet, then each hand's tricks, from the report `sefode replay` prints. */
 export function renderReplay(rctx) {
-  ensureStyle();
   const hands = (rctx.replay && rctx.replay.hands) || [];
   const name = (s, short) => (rctx.name ? rctx.name(s, short) : `${s + 1}`);
   const ctx = { name };

@@ -9,18 +9,6 @@ import { clockEl, polar, seatAngle, seatInfo, seatName } from "/static/js/seats.
 
 const MIN_FELT_PX = 170;
 
-const STYLE_ID = "king-style";
-
-/** Link King's stylesheet once (a file next to this module: the page's CSP allows no inline <style>). */
-export function ensureStyle() {
-  if (typeof document === "undefined" || document.getElementById(STYLE_ID)) return;
-  const link = document.createElement("link");
-  link.id = STYLE_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("./king.css", import.meta.url).href;
-  document.head.appendChild(link);
-}
-
 export function contractName(name) {
   return name ? t(`king.contract.${name}`) : "—";
 }
@@ -310,7 +298,6 @@ if (typeof window !== "undefined") window.addEventListener("resize", () => fitTa
 
 /** Draw the table (the shell's ctx: docs/client-modules.md). */
 export function renderTable(ctx) {
-  ensureStyle();
   const { room, state } = ctx;
   const view = state.view;
   const mySeat = state.seat ?? view.seat ?? null;
@@ -336,6 +323,5 @@ export function renderTable(ctx) {
     lastTrickEl(ctx, view, view.last_trick),
   );
   lastTable = table;
-  if (typeof requestAnimationFrame !== "undefined") requestAnimationFrame(() => fitTable(table));
   return table;
 }

@@ -9,17 +9,8 @@ import { t, tg, tn } from "/static/js/i18n.js";
 import { clockEl, seatName } from "/static/js/seats.js";
 
 const GAME = "trash";
-const STYLE_ID = "trash-style";
-
-/** The module's stylesheet, next to it (a <link>: the page's CSP allows no inline styles). */
-function ensureStyle() {
-  if (typeof document === "undefined" || document.getElementById(STYLE_ID)) return;
-  const link = document.createElement("link");
-  link.id = STYLE_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("./trash.css", import.meta.url).href;
-  document.head.appendChild(link);
-}
+/** The table's own rules: the shell links them and waits for them before the first table is drawn. */
+export const stylesheets = ["./trash.css"];
 
 const rankOf = (card) => card.slice(0, -1);
 const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
@@ -223,7 +214,6 @@ function myHand(ctx, view, selection) {
 
 /** Draw the table (the shell's ctx: docs/client-modules.md). */
 export function renderTable(ctx) {
-  ensureStyle();
   const view = ctx.view;
   const mySeat = ctx.seat;
   const legal = legalActions(ctx);
@@ -294,7 +284,6 @@ export function renderScore(ctx) {
 /** How the match was won, for the end-of-match card: the four-of-a-kind (the winning move's cards), or why nobody
  * won (the last one left also loses; the turn limit). */
 export function renderEnd(ctx) {
-  ensureStyle();
   const view = ctx.view;
   if (!view || !view.over) return null;
   const last = view.last;
@@ -340,7 +329,6 @@ export function onState(ctx) {
 
 /** The replay viewer: the final piles and hand sizes, then every action in order. */
 export function renderReplay(rctx) {
-  ensureStyle();
   const report = rctx.replay || {};
   const history = rctx.history || {};
   const piles = report.piles || [];

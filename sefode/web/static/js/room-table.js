@@ -193,6 +193,16 @@ export function createTableFrame(deps) {
     const before = model.motionEvents && model.motionEvents.length ? motion.snapshot(main.querySelector("[data-testid=table]")) : null;
     main.replaceChildren(el, ...(timer ? [timer] : []), ...(tip ? [tip] : []), social.bar({ seated: model.seatedHere() }), controls(gctx, { ...deps, redraw: draw }));
     page.classList.add("playing");
+    // The module fits its table to the screen now that it is in the page, before anything measures it (the focus,
+    // the moves) and before anything can act on it: no tap or test ever meets the table as drawn before fitting.
+    const fit = model.mod && typeof model.mod.fitTable === "function" ? model.mod.fitTable : null;
+    if (fit) {
+      try {
+        fit(el);
+      } catch (error) {
+        console.error("game module failed to fit the table", error);
+      }
+    }
     keys.restoreFocus(focus, gctx);
     if (before && model.motionEvents.length) motion.play(el, before, model.motionEvents);
     model.motionEvents = [];
