@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, expect
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, expect
 
 from .conftest import DESKTOP, MOBILE, Server
 from .helpers import catalogue, open_client, snap, table_version, wait_actionable, wait_ready
@@ -60,12 +60,21 @@ def _axe(page: Page, what: str) -> list[dict[str, Any]]:
     return [dict(v, page=what) for v in result]
 
 
-def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
-    browser: Browser, server: Server, artifacts: Path
-) -> None:
-    # axe.min.js is injected as an inline script: only this test's context bypasses the page's CSP to do so.
+def _axe_context(browser: Browser, server: Server) -> tuple[BrowserContext, Page]:
+    # axe.min.js is injected as an inline script: only these tests' contexts bypass the page's CSP to do so.
     context = browser.new_context(viewport=MOBILE, base_url=server.url, locale="pt-BR", bypass_csp=True)
-    page = context.new_page()
+    return context, context.new_page()
+
+
+def _no_axe_findings(found: list[dict[str, Any]], artifacts: Path) -> None:
+    (artifacts / "axe.txt").write_text("\n".join(repr(v) for v in found) + "\n")
+    assert found == []
+
+
+def test_axe_finds_no_serious_or_critical_violations_on_the_home_page_a_room_and_its_invite_dialog(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    context, page = _axe_context(browser, shared_server)
     found: list[dict[str, Any]] = []
     for size in (MOBILE, DESKTOP):
         page.set_viewport_size(size)
@@ -73,17 +82,27 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
         wait_ready(page)
         found += _axe(page, f"home {size['width']}")
     page.set_viewport_size(MOBILE)
-    # A room between matches (the seating), then the table of a short solo match, then its replay.
+    # A room between matches (the seating), and its invite dialog (share.js).
     page.get_by_test_id("nickname").fill("Ana")
     page.get_by_test_id("create-name").fill("Mesa da Ana")
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("seating")).to_be_visible()
     found += _axe(page, "room")
-    page.get_by_test_id("share-open").click()  # the invite dialog (share.js)
+    page.get_by_test_id("share-open").click()
     expect(page.get_by_test_id("share-dialog")).to_be_visible()
     found += _axe(page, "share dialog")
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("share-dialog")).to_be_hidden()
+    _no_axe_findings(found, artifacts)
+    context.close()
+
+
+def test_axe_finds_no_serious_or_critical_violations_at_the_table_the_end_of_a_match_its_replay_and_the_profile(
+    browser: Browser, shared_server: Server, artifacts: Path
+) -> None:
+    context, page = _axe_context(browser, shared_server)
+    found: list[dict[str, Any]] = []
+    # The table of a short solo match at both sizes, its end, its replay, then the player's profile with it.
     _solo(page, bots=1, lives=1, max_cards=2)
     wait_actionable(page)
     for size in (MOBILE, DESKTOP):
@@ -98,18 +117,30 @@ def test_axe_finds_no_serious_or_critical_violations_on_the_main_pages(
     )
     page.goto(f"/replay/{match_id}")
     wait_ready(page)
-    page.wait_for_selector("[data-testid=replay-page], [data-testid=replay]", timeout=10_000)
-    page.wait_for_timeout(300)  # the replay draws its hands after loading (not an assertion)
+    # The replay draws its hands once the history has loaded: its first hand's seats.
+    expect(page.get_by_test_id("replay-seat-0").first).to_be_visible()
     found += _axe(page, "replay")
     snap(page, artifacts / "replay-360x740.png", full_page=True)
-    for path, name in (("/leaderboard", "leaderboard"), ("/profile", "profile"), ("/no/such/page", "not found")):
-        page.goto(path)
-        wait_ready(page)
-        page.wait_for_load_state("networkidle")
-        found += _axe(page, name)
-        snap(page, artifacts / f"{name.replace(' ', '-')}-360x740.png", full_page=True)
-    (artifacts / "axe.txt").write_text("\n".join(repr(v) for v in found) + "\n")
-    assert found == []
+    page.goto("/profile")
+    wait_ready(page)
+    page.wait_for_load_state("networkidle")
+    found += _axe(page, "profile")
+    snap(page, artifacts / "profile-360x740.png", full_page=True)
+    _no_axe_findings(found, artifacts)
+    context.close()
+
+
+@pytest.mark.parametrize(("path", "name"), [("/leaderboard", "leaderboard"), ("/no/such/page", "not found")])
+def test_axe_finds_no_serious_or_critical_violations_on_the_site_pages(
+    browser: Browser, shared_server: Server, artifacts: Path, path: str, name: str
+) -> None:
+    context, page = _axe_context(browser, shared_server)
+    page.goto(path)
+    wait_ready(page)
+    page.wait_for_load_state("networkidle")
+    found = _axe(page, name)
+    snap(page, artifacts / f"{name.replace(' ', '-')}-360x740.png", full_page=True)
+    _no_axe_findings(found, artifacts)
     context.close()
 
 
