@@ -130,7 +130,11 @@ def test_axe_finds_no_serious_or_critical_violations_at_the_table_the_end_of_a_m
     context.close()
 
 
-@pytest.mark.parametrize(("path", "name"), [("/leaderboard", "leaderboard"), ("/no/such/page", "not found")])
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [("/leaderboard", "leaderboard"), ("/no/such/page", "not found")],
+    ids=["leaderboard", "not-found"],
+)
 def test_axe_finds_no_serious_or_critical_violations_on_the_site_pages(
     browser: Browser, shared_server: Server, artifacts: Path, path: str, name: str
 ) -> None:
