@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, WebSocketRoute, expect
 from start_points import first_seed, start_point
 
@@ -246,46 +247,46 @@ def _seat0_plays_the_next_to_last_card(game: Game[Any], state: Any) -> bool:
     )
 
 
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
 def test_se_fode_the_last_card_of_a_trick_played_by_another_seat_travels_before_the_trick_is_taken(
-    browser: Browser, shared_server: Server, artifacts: Path
+    browser: Browser, shared_server: Server, artifacts: Path, reduced: bool
 ) -> None:
     """Issue 22: in Se Fode a bot's card that completes the trick is seen coming from its seat into the taken trick
     (which then slides to its winner, no longer than any other move); nothing moves under reduced motion."""
     point = start_point("fodinha", {"players": 4}, _seat0_plays_the_next_to_last_card, seed=1)
-    for reduced in (False, True):
-        context, page, errors = _watched_page(browser, shared_server, reduced, WATCH_TRICK_MOVES)
-        open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
-        card = page.locator("[data-testid=my-hand] button.card.playable").first
-        expect(card).to_be_visible()
-        mine = card.get_attribute("data-card")
-        before = table_version(page)
-        page.evaluate("() => { window.__moves = []; }")
-        _play_on_screen(page, card)
-        # My card, then the bot's that completes the trick: two states drawn.
-        page.wait_for_function(
-            "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 2", arg=before
+    context, page, errors = _watched_page(browser, shared_server, reduced, WATCH_TRICK_MOVES)
+    open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
+    card = page.locator("[data-testid=my-hand] button.card.playable").first
+    expect(card).to_be_visible()
+    mine = card.get_attribute("data-card")
+    before = table_version(page)
+    page.evaluate("() => { window.__moves = []; }")
+    _play_on_screen(page, card)
+    # My card, then the bot's that completes the trick: two states drawn.
+    page.wait_for_function(
+        "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 2", arg=before
+    )
+    if reduced:
+        assert page.evaluate("() => window.__moves") == []
+    else:
+        # The card that lands in the taken trick fades in where it is drawn while its copy travels from the seat.
+        page.wait_for_function("() => window.__moves.some((m) => m.inTakenTrick && m.card)")
+        snap(page, artifacts / "last-card-travelling-360.png")
+        moves = page.evaluate("() => window.__moves")
+        landed = {m["card"] for m in moves if m["inTakenTrick"] and m["card"]}
+        assert landed - {mine}, moves
+        for name in landed - {mine}:
+            assert any(m["ghost"] and m["card"] == name for m in moves), moves
+        limits = page.evaluate(
+            """async () => {
+              const table = await import('/games/fodinha/client/table.js');
+              const motion = await import('/static/js/motion.js');
+              return { collect: table.TRICK_COLLECT_MS, max: motion.MAX_MS };
+            }"""
         )
-        if reduced:
-            assert page.evaluate("() => window.__moves") == []
-        else:
-            # The card that lands in the taken trick fades in where it is drawn while its copy travels from the seat.
-            page.wait_for_function("() => window.__moves.some((m) => m.inTakenTrick && m.card)")
-            snap(page, artifacts / "last-card-travelling-360.png")
-            moves = page.evaluate("() => window.__moves")
-            landed = {m["card"] for m in moves if m["inTakenTrick"] and m["card"]}
-            assert landed - {mine}, moves
-            for name in landed - {mine}:
-                assert any(m["ghost"] and m["card"] == name for m in moves), moves
-            limits = page.evaluate(
-                """async () => {
-                  const table = await import('/games/fodinha/client/table.js');
-                  const motion = await import('/static/js/motion.js');
-                  return { collect: table.TRICK_COLLECT_MS, max: motion.MAX_MS };
-                }"""
-            )
-            assert 0 < limits["collect"] <= limits["max"], limits
-        assert errors == []
-        context.close()
+        assert 0 < limits["collect"] <= limits["max"], limits
+    assert errors == []
+    context.close()
 
 
 WATCH_MOTION = """
@@ -386,88 +387,89 @@ def _lead_with_the_taken_trick(ws: WebSocketRoute) -> None:
     ws.on_message(lambda message: server.send(message))
 
 
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
 def test_se_fode_the_next_lead_played_while_the_trick_is_taken_travels_in_once_the_trick_has_gone(
-    browser: Browser, shared_server: Server
+    browser: Browser, shared_server: Server, reduced: bool
 ) -> None:
     """Issue 22: a bot that wins a trick leads the next while the taken trick is still shown; its card waits hidden
     under the taken trick and, once that has slid to its winner, is seen travelling from the bot's seat (before, it
     just appeared, after popping in half-hidden behind the taken trick). Under reduced motion nothing moves."""
     point = _fodinha_point(_seat0_ends_a_trick_a_bot_wins)
-    for reduced in (False, True):
-        context, page, errors = _watched_page(browser, shared_server, reduced)
-        page.route_web_socket(re.compile(r"/ws$"), _lead_with_the_taken_trick)
-        open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
-        card = page.locator("[data-testid=my-hand] button.card.playable").first
-        expect(card).to_be_visible()
-        mine = card.get_attribute("data-card")
-        page.evaluate("() => { window.__moves = []; window.__pops = []; }")
-        _play_on_screen(page, card)
-        expect(page.get_by_test_id("trick-resolve")).to_have_count(1)
-        # The winner's lead is drawn (hidden) under the taken trick, then the taken trick goes.
-        page.wait_for_selector(".trick-area.resolving > .card[data-motion=still]", state="attached")
-        expect(page.get_by_test_id("trick-resolve")).to_have_count(0)
-        page.wait_for_selector(".trick-area:not(.resolving) > .card")
-        lead = page.evaluate(WAITED)
-        moves = page.evaluate("() => window.__moves")
-        pops = page.evaluate("() => window.__pops")
-        if reduced:
-            assert moves == [] and pops == [], (moves, pops)
-        else:
-            assert lead and mine not in lead
-            for name in lead:
-                assert any(m["ghost"] and m["card"] == name for m in moves), (lead, moves)
-                # It fades in as it lands.
-                assert any(not m["ghost"] and m["card"] == name for m in moves), (lead, moves)
-            assert not {p["card"] for p in pops} & set(lead), (lead, pops)
-        assert errors == []
-        context.close()
+    context, page, errors = _watched_page(browser, shared_server, reduced)
+    page.route_web_socket(re.compile(r"/ws$"), _lead_with_the_taken_trick)
+    open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
+    card = page.locator("[data-testid=my-hand] button.card.playable").first
+    expect(card).to_be_visible()
+    mine = card.get_attribute("data-card")
+    page.evaluate("() => { window.__moves = []; window.__pops = []; }")
+    _play_on_screen(page, card)
+    expect(page.get_by_test_id("trick-resolve")).to_have_count(1)
+    # The winner's lead is drawn (hidden) under the taken trick, then the taken trick goes.
+    page.wait_for_selector(".trick-area.resolving > .card[data-motion=still]", state="attached")
+    expect(page.get_by_test_id("trick-resolve")).to_have_count(0)
+    page.wait_for_selector(".trick-area:not(.resolving) > .card")
+    lead = page.evaluate(WAITED)
+    moves = page.evaluate("() => window.__moves")
+    pops = page.evaluate("() => window.__pops")
+    if reduced:
+        assert moves == [] and pops == [], (moves, pops)
+    else:
+        assert lead and mine not in lead
+        for name in lead:
+            assert any(m["ghost"] and m["card"] == name for m in moves), (lead, moves)
+            # It fades in as it lands.
+            assert any(not m["ghost"] and m["card"] == name for m in moves), (lead, moves)
+        assert not {p["card"] for p in pops} & set(lead), (lead, pops)
+    assert errors == []
+    context.close()
 
 
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+@pytest.mark.parametrize("until_name", ["last-card", "lead"])
 def test_se_fode_your_card_that_ends_a_trick_travels_into_it_and_no_card_both_travels_and_pops_in(
-    browser: Browser, shared_server: Server
+    browser: Browser, shared_server: Server, until_name: str, reduced: bool
 ) -> None:
     """Issue 22: the card that ends a trick is drawn in the taken trick (the felt's trick is already the next one);
     yours is seen travelling there from your hand like any other before the trick slides to its winner. A card that
     travels does not also pop in where it lands (the table's ``.fresh`` animation): one motion per card. Under reduced
     motion nothing moves."""
     players = 4
-    for until in (_seat0_plays_the_last_card_of_a_trick, _seat0_leads):
-        point = _fodinha_point(until)
-        for reduced in (False, True):
-            context, page, errors = _watched_page(browser, shared_server, reduced)
-            body = {"game": "fodinha", "bots": players - 1, "level": "easy", "start": point}
-            open_solo(page, shared_server.url, "Ana", body)
-            card = page.locator("[data-testid=my-hand] button.card.playable").first
-            expect(card).to_be_visible()
-            mine = card.get_attribute("data-card")
-            before = table_version(page)
-            page.evaluate("() => { window.__moves = []; window.__pops = []; }")
-            _play_on_screen(page, card)
-            if until is _seat0_leads:
-                # My card, then the three bots' cards, the last one ending the trick.
-                page.wait_for_function(
-                    "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 4", arg=before
-                )
-            else:
-                page.wait_for_function(
-                    "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before
-                )
-            moves = page.evaluate("() => window.__moves")
-            pops = page.evaluate("() => window.__pops")
-            if reduced:
-                assert moves == [] and pops == [], (moves, pops)
-            else:
-                travelled = {m["card"] for m in moves if m["ghost"]}
-                if until is _seat0_plays_the_last_card_of_a_trick:
-                    # Mine lands in the taken trick: its copy travels there, and it fades in as it lands.
-                    assert mine in travelled, moves
-                    assert any(m["card"] == mine and m["inTakenTrick"] and not m["ghost"] for m in moves), moves
-                else:
-                    assert mine in travelled, moves  # (it popped in too, before)
-                # One motion per card: none that travelled also popped in.
-                assert not travelled & {p["card"] for p in pops}, (moves, pops)
-            assert errors == []
-            context.close()
+    until = {"last-card": _seat0_plays_the_last_card_of_a_trick, "lead": _seat0_leads}[until_name]
+    point = _fodinha_point(until)
+    context, page, errors = _watched_page(browser, shared_server, reduced)
+    body = {"game": "fodinha", "bots": players - 1, "level": "easy", "start": point}
+    open_solo(page, shared_server.url, "Ana", body)
+    card = page.locator("[data-testid=my-hand] button.card.playable").first
+    expect(card).to_be_visible()
+    mine = card.get_attribute("data-card")
+    before = table_version(page)
+    page.evaluate("() => { window.__moves = []; window.__pops = []; }")
+    _play_on_screen(page, card)
+    if until is _seat0_leads:
+        # My card, then the three bots' cards, the last one ending the trick.
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) >= v + 4", arg=before
+        )
+    else:
+        page.wait_for_function(
+            "(v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v", arg=before
+        )
+    moves = page.evaluate("() => window.__moves")
+    pops = page.evaluate("() => window.__pops")
+    if reduced:
+        assert moves == [] and pops == [], (moves, pops)
+    else:
+        travelled = {m["card"] for m in moves if m["ghost"]}
+        if until is _seat0_plays_the_last_card_of_a_trick:
+            # Mine lands in the taken trick: its copy travels there, and it fades in as it lands.
+            assert mine in travelled, moves
+            assert any(m["card"] == mine and m["inTakenTrick"] and not m["ghost"] for m in moves), moves
+        else:
+            assert mine in travelled, moves  # (it popped in too, before)
+        # One motion per card: none that travelled also popped in.
+        assert not travelled & {p["card"] for p in pops}, (moves, pops)
+    assert errors == []
+    context.close()
 
 
 def _fodinha_point(until: Any) -> dict[str, Any]:
