@@ -8,7 +8,7 @@ from collections.abc import Hashable
 
 from sefode.engine import IllegalAction, Seat, View
 from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, truco_code
-from sefode.games.fodinha.dealing import visible_vira
+from sefode.games.fodinha.dealing import seating, visible_vira
 from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
 from sefode.games.fodinha.state import OVER, FodinhaState, Phase, Trick
 from sefode.games.fodinha.views import sees
@@ -36,8 +36,8 @@ def clone_state(state: FodinhaState) -> FodinhaState:
         hand_no=st.hand_no,
         size=st.size,
         climbing=st.climbing,
-        order=st.order[:],
-        nxt=st.nxt[:],
+        order=st.order,
+        nxt=st.nxt,
         hands=[h[:] for h in st.hands],
         dealt=[h[:] for h in st.dealt],
         vira=st.vira,
@@ -126,12 +126,7 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     st.leaving = [bool(x) for x in view["left"]]
     for s_ in range(n):
         st.score[st.unit[s_]] = int(view["scores"][s_])
-    st.order = [s_ % n for s_ in range(st.dealer + 1, st.dealer + 1 + n) if st.alive[s_ % n]]
-    st.nxt = [-1] * n
-    prev = st.order[-1]
-    for s_ in st.order:
-        st.nxt[prev] = s_
-        prev = s_
+    st.order, st.nxt = seating(n, st.dealer, st.alive)
     st.phase = Phase(view["phase"])
     st.turn = -1 if view["turn"] is None else int(view["turn"])
     st.bids = [-1 if b is None else int(b) for b in view["bids"]]
