@@ -128,7 +128,6 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
         st.score[st.unit[s_]] = int(view["scores"][s_])
     st.order, st.nxt = seating(n, st.dealer, st.alive)
     st.phase = Phase(view["phase"])
-    st.turn = -1 if view["turn"] is None else int(view["turn"])
     st.bids = [-1 if b is None else int(b) for b in view["bids"]]
     st.nbids = sum(1 for b in view["bids"] if b is not None)
     st.leader = int(view["leader"])
@@ -150,6 +149,12 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     st.grouped_past = None
     st.last_winner = next((int(t.winner) for t in reversed(st.tricks) if t.winner is not None), -1)
     st.trick = [(int(p), code(c)) for p, c in view["trick"]]
+    # Whose turn it is (the view does not say: the state message's ``awaiting`` does): the next bidder, or the seat
+    # as many places after the trick's leader as cards are on the table.
+    st.turn = st.order[st.nbids] if st.phase is Phase.BIDDING else st.leader
+    if st.phase is Phase.PLAYING:
+        for _ in st.trick:
+            st.turn = st.nxt[st.turn]
     visible = view["hands"]
     hands: list[list[int]] = [[] for _ in range(n)]
     for o in range(n):
