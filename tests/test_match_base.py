@@ -14,7 +14,7 @@ from toygame import Lances
 from sefode.engine import Game, get_game
 from sefode.games.fodinha.state import Phase as FodinhaPhase
 from sefode.games.king.state import Phase as KingPhase
-from sefode.match import OVER, MatchGame, MatchState, Phase
+from sefode.match import OVER, MatchGame, MatchState, Phase, sample_range, shuffle
 from sefode.testing.suite import random_options
 
 BUILT_IN = ("fodinha", "king", "trash", "guimenon")
@@ -76,3 +76,29 @@ def test_a_clone_draws_what_the_state_would_draw_next_from_a_generator_of_its_ow
     assert [state.rng.random() for _ in range(5)] == drawn
     copy.rng.random()
     assert copy.rng.random() != state.rng.random()  # independent: each has moved on by its own draws
+
+
+# The match's chance (``sample_range``, ``shuffle``): the games deal through these instead of ``random.Random``'s own
+# methods, and must draw exactly what those draw, or every seed would deal other cards (and stored histories, whose
+# deals come from their seed, would replay other matches).
+@pytest.mark.parametrize("n", [*range(1, 90), 200, 1000])
+def test_sample_range_draws_what_random_sample_draws(n: int) -> None:
+    # Both of CPython's methods: a pool (small populations, or many picks) and a set of picks (few from many).
+    for k in sorted({0, 1, 2, 3, 4, 5, 6, 7, n // 3, n // 2, n - 1, n}):
+        if not 0 <= k <= n:
+            continue
+        for seed in range(12):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert sample_range(ours, n, k) == theirs.sample(range(n), k), (n, k, seed)
+            assert ours.getstate() == theirs.getstate(), "the generator must be left where sample leaves it"
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 40, 52, 80, 300])
+def test_shuffle_draws_what_random_shuffle_draws(size: int) -> None:
+    for seed in range(25):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, reference = list(range(size)), list(range(size))
+        shuffle(ours, mine)
+        theirs.shuffle(reference)
+        assert mine == reference, (size, seed)
+        assert ours.getstate() == theirs.getstate()

@@ -295,7 +295,7 @@ def test_7letras_elimination_does_not_reset_the_hand_size() -> None:
     assert hand_record(st, 7)["out"] == [0]
     # Se Fode would go back to one card; 7 Letras goes on climbing (8 fits: 39 // 2 = 19).
     assert st.size == 8 and st.hand_no == 8
-    assert st.dealer == 1 and st.order == [2, 1]
+    assert st.dealer == 1 and st.order == (2, 1)
     # The deal keeps rotating over the seats still alive: 1, 2, then 1 again (seat 0 is skipped).
     dealers = []
     for _ in range(2):

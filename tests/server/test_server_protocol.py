@@ -262,8 +262,8 @@ def test_action_checks_in_order_and_refusals_change_nothing(srv: LiveServer) -> 
     # one-card hand: a seat sees every card but its own
     hands = first["view"]["hands"]
     assert hands[0] is None and hands[1] is not None and hands[2] is not None
-    turn = first["view"]["turn"]
-    assert first["awaiting"] == [turn] and isinstance(first["deadline"], int)
+    [turn] = first["awaiting"]
+    assert "turn" not in first["view"] and isinstance(first["deadline"], int)  # the view leaves it to ``awaiting``
     seats = {c.state["seat"]: c for c in clients.values() if c.state is not None}
     on_turn, off_turn = seats[turn], seats[(turn + 1) % 3]
     assert refused(dave, "action", action={"bid": 0}, version=0) == "room/not_seated"
@@ -280,12 +280,12 @@ def test_action_checks_in_order_and_refusals_change_nothing(srv: LiveServer) -> 
     assert after["events"] == [{"type": "bid", "seat": turn, "bid": 0}]
     # a double click: the same action again is stale
     assert refused(on_turn, "action", action={"bid": 0}, version=0) == "action/stale_state"
-    second = seats[after["view"]["turn"]]
+    second = seats[after["awaiting"][0]]
     second.send("action", action={"bid": 0}, version=1)
     last = wait_state(ana, lambda m: m["version"] == 2)
     forbidden = last["view"]["forbidden_bid"]
     assert forbidden == 1  # pé rule: bids 0 + 0, the last bidder may not make them add up to 1
-    dealer = seats[last["view"]["turn"]]
+    dealer = seats[last["awaiting"][0]]
     assert refused(dealer, "action", action={"bid": 1}, version=2) == "action/foot_rule"
     dealer.send("action", action={"bid": 0}, version=2)
     two = wait_state(ana, lambda m: m["version"] == 3 and m["view"]["cards"] == 2)
@@ -298,16 +298,16 @@ def test_action_checks_in_order_and_refusals_change_nothing(srv: LiveServer) -> 
         assert [h is not None for h in state["view"]["hands"]] == [s == seat for s in range(3)]
     held = {c for client in clients.values() for c in at_version(client, 3)["view"]["hands"][client.player_seat]}
     missing = next(f"{r}{s}" for r in "4567QJKA23" for s in "chsd" if f"{r}{s}" not in held)
-    bidder = seats[two["view"]["turn"]]
+    bidder = seats[two["awaiting"][0]]
     for bid in range(2):
         bidder.send("action", action={"bid": bid}, version=3 + bid)
-        bidder = seats[at_version(bidder, 4 + bid)["view"]["turn"]]
+        bidder = seats[at_version(bidder, 4 + bid)["awaiting"][0]]
     last_bidder = bidder
     allowed = [a["action"]["bid"] for a in at_version(last_bidder, 5)["legal"]]
     last_bidder.send("action", action={"bid": allowed[0]}, version=5)
     playing = wait_state(ana, lambda m: m["version"] == 6)
     assert playing["view"]["phase"] == "playing"
-    leader = seats[playing["view"]["turn"]]
+    leader = seats[playing["awaiting"][0]]
     assert refused(leader, "action", action={"play": missing}, version=6) == "action/card_not_in_hand"
     assert refused(leader, "action", action={"bid": 1}, version=6) == "action/must_play"
     assert refused(leader, "action", action={"play": "Zz"}, version=6) == "action/bad_card"
@@ -409,7 +409,7 @@ def test_turn_clock_runs_out_and_a_bot_plays(tmp_path: Path) -> None:
         _, (ana, bia) = table(live, ["Ana", "Bia"], {"players": 2}, clock_s=5)
         first = start(ana, [bia])
         assert first["deadline"] is not None
-        turn = first["view"]["turn"]
+        [turn] = first["awaiting"]
         played = wait_state(ana, lambda m: m["version"] == 1, timeout=30)
         assert played["events"][0]["seat"] == turn  # nobody acted: the clock's bot did
 
@@ -453,7 +453,7 @@ def test_sete_letras_late_arrival_joins_at_a_round_boundary(srv: LiveServer) -> 
     seats = {c.state["seat"]: c for c in (ana, bia, carl) if c.state}
     for client in (ana, bia):
         wait_state(client, lambda m: m["version"] == joined["version"])
-    turn = joined["view"]["turn"]
+    [turn] = joined["awaiting"]
     seats[turn].send("action", action={"bid": 0}, version=joined["version"])
     wait_state(carl, lambda m: m["version"] == joined["version"] + 1)
     dave = srv.player("Dave").connect()

@@ -10,6 +10,29 @@ from sefode.engine import Event
 from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, CardError, truco_code, truco_name
 from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
 from sefode.games.fodinha.state import BIDDING, OVER, FodinhaState
+from sefode.match import sample_range
+
+_ROUNDS: list[list[tuple[int, ...]]] = [
+    [tuple((d + k) % n for k in range(1, n + 1)) for d in range(n)] for n in range(9)
+]
+"""``_ROUNDS[n][d]``: the ``n`` seats in the direction of play, from the one after seat ``d`` round to ``d`` itself."""
+_NEXT: list[tuple[int, ...]] = [tuple((s + 1) % n for s in range(n)) for n in range(9)]
+"""``_NEXT[n]``: each seat's next seat when all ``n`` are in."""
+
+
+def seating(n: int, dealer: int, alive: list[bool]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats dealt into a hand, from the one after the dealer to the dealer, and each one's next seat in it (-1 for
+    the seats out)."""
+    everyone = _ROUNDS[n][dealer]
+    if False not in alive:
+        return everyone, _NEXT[n]
+    order = tuple([s for s in everyone if alive[s]])
+    nxt = [-1] * n
+    prev = order[-1]
+    for s in order:
+        nxt[prev] = s
+        prev = s
+    return order, tuple(nxt)
 
 
 def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] | None) -> None:
@@ -17,22 +40,16 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
     st.size = size
     st.climbing = climbing
     n = st.seats
-    d = st.dealer
-    alive = st.alive
-    order = [s % n for s in range(d + 1, d + 1 + n) if alive[s % n]]
+    order, nxt = seating(n, st.dealer, st.alive)
     st.order = order
-    nxt = [-1] * n
-    prev = order[-1]
-    for s in order:
-        nxt[prev] = s
-        prev = s
     st.nxt = nxt
     deal(st)
+    first = order[0]
     st.phase = BIDDING
     st.bids = [-1] * n
     st.nbids = 0
-    st.turn = order[0]
-    st.leader = order[0]
+    st.turn = first
+    st.leader = first
     st.trick = []
     st.acc = 0
     st.last_winner = -1
@@ -44,7 +61,7 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
             {
                 "type": "deal",
                 "hand": st.hand_no,
-                "dealer": d,
+                "dealer": st.dealer,
                 "cards": size,
                 "vira": visible_vira(st),
             }
@@ -53,8 +70,6 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
 
 def deal(st: FodinhaState) -> None:
     """Deal the hand in progress: from a preset (hand history) if one fits, else from the rng."""
-    size = st.size
-    st.hands = [[] for _ in range(st.seats)]
     st.deal_error = None
     preset = st.presets.get(st.hand_no)
     if preset is not None:
@@ -62,18 +77,26 @@ def deal(st: FodinhaState) -> None:
         if error is None:
             return
         st.deal_error = f"deals[{st.hand_no - 1}]: {error}"
-    deck = draw(st)
+    opts = st.opts
+    order = st.order
+    size = st.size
+    deck = sample_range(st.rng, TRUCO_DECK_SIZE * opts.decks, len(order) * size + opts.sete_letras)  # as ``draw``
+    hands: list[list[int]] = [[] for _ in range(st.seats)]
+    dealt: list[list[int]] = [[] for _ in range(st.seats)]
     pos = 0
-    for s in st.order:
-        st.hands[s] = deck[pos : pos + size]
-        pos += size
-    if st.opts.sete_letras:
+    for s in order:
+        end = pos + size
+        hands[s] = deck[pos:end]
+        dealt[s] = deck[pos:end]
+        pos = end
+    st.hands = hands
+    st.dealt = dealt
+    if opts.sete_letras:
         st.vira = deck[pos]
         st.strength = sete_letras_strength(st.vira)
     else:
         st.vira = -1
-        st.strength = SEFODE_STRENGTH_2 if st.opts.decks == 2 else SEFODE_STRENGTH_1
-    st.dealt = [h[:] for h in st.hands]
+        st.strength = SEFODE_STRENGTH_2 if opts.decks == 2 else SEFODE_STRENGTH_1
 
 
 def deal_preset(st: FodinhaState, preset: dict[str, Any]) -> str | None:
@@ -126,8 +149,9 @@ def deal_preset(st: FodinhaState, preset: dict[str, Any]) -> str | None:
 
 def draw(st: FodinhaState) -> list[int]:
     """The cards of a random deal: one hand per seat in ``order``, then the vira (7 Letras)."""
-    wanted = len(st.order) * st.size + (1 if st.opts.sete_letras else 0)
-    return st.rng.sample(range(TRUCO_DECK_SIZE * st.opts.decks), wanted)
+    opts = st.opts
+    wanted = len(st.order) * st.size + (1 if opts.sete_letras else 0)
+    return sample_range(st.rng, TRUCO_DECK_SIZE * opts.decks, wanted)
 
 
 def visible_vira(st: FodinhaState) -> str | None:

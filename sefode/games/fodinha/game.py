@@ -52,9 +52,23 @@ from sefode.match import MatchGame
 
 MAX_SEATS = 8
 
-_NOBODY: frozenset[Seat] = frozenset()
-_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(MAX_SEATS))
-"""What ``awaiting`` returns: shared sets, not a new one per call (it runs before every decision)."""
+_AWAITING: tuple[frozenset[Seat], ...] = (*(frozenset((s,)) for s in range(MAX_SEATS)), frozenset())
+"""What ``awaiting`` returns, by ``turn``: shared sets, not a new one per call (it runs before every decision). A turn
+of -1 (nobody's: the match is over) takes the last one, the empty set."""
+_SETUP_KEYS = frozenset(("dealer", "deals"))
+
+_BIDS: list[list[Action]] = [list(range(BID, BID + size + 1)) for size in range(TRUCO_DECK_SIZE + 1)]
+"""``_BIDS[size]``: every bid of a hand of ``size`` cards, 0 to ``size`` (``legal_actions`` hands out copies)."""
+
+
+def _foot_rule(st: FodinhaState) -> int | None:
+    """The bid the pé rule forbids the last bidder (``forbidden_bid``, once it is known to be their turn)."""
+    size = st.size
+    if size == 1 and st.opts.sete_letras:
+        return None
+    # The bids made so far: every seat that has not bid (the last bidder, the seats out) holds -1.
+    rest = size - (sum(st.bids) + st.seats - st.nbids)
+    return rest if 0 <= rest <= size else None
 
 
 def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
@@ -111,9 +125,9 @@ class Fodinha(MatchGame[FodinhaState]):
         opts = parse_options(options)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidOptions(f"seed must be a whole number, not {seed!r}")
-        setup = dict(setup or {})
-        unknown = sorted(k for k in setup if k not in ("dealer", "deals"))
-        if unknown:
+        setup = setup or {}
+        if not _SETUP_KEYS.issuperset(setup):
+            unknown = sorted(k for k in setup if k not in _SETUP_KEYS)
             raise InvalidOptions(f"unknown setup key(s) {', '.join(unknown)}; Fodinha takes dealer, deals")
         n = opts.players
         rng = random.Random(seed)
@@ -166,26 +180,22 @@ class Fodinha(MatchGame[FodinhaState]):
 
     # ================================================================= turns
     def awaiting(self, state: FodinhaState) -> frozenset[Seat]:
-        turn = state.turn
-        return _NOBODY if turn < 0 else _ONLY[turn]
+        return _AWAITING[state.turn]
 
     def forbidden_bid(self, st: FodinhaState) -> int | None:
         """The pé rule: the value the last bidder may not choose, if it is their turn to bid."""
         if st.phase is not BIDDING or st.nbids != len(st.order) - 1:
             return None
-        if st.opts.sete_letras and st.size == 1:
-            return None
-        rest = st.size - sum(b for b in st.bids if b >= 0)
-        return rest if 0 <= rest <= st.size else None
+        return _foot_rule(st)
 
     def legal_actions(self, state: FodinhaState, seat: Seat) -> list[Action]:
         if seat != state.turn:
             return []
         if state.phase is PLAYING:
             return state.hands[seat][:]
-        actions = list(range(BID, BID + state.size + 1))
-        if state.nbids == len(state.order) - 1:
-            forbidden = self.forbidden_bid(state)
+        actions = _BIDS[state.size][:]
+        if state.nbids == len(state.order) - 1:  # the last bidder
+            forbidden = _foot_rule(state)
             if forbidden is not None:
                 del actions[forbidden]
         return actions
@@ -247,20 +257,22 @@ class Fodinha(MatchGame[FodinhaState]):
         st.log.append(entry)
         if action < BID:
             st.hands[seat].remove(action)
-            st.trick.append(entry)
+            trick = st.trick
+            trick.append(entry)
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": truco_name(action)})
-            if len(st.trick) == len(st.order):
+            if len(trick) == len(st.order):
                 resolve_trick(st, events)
             else:
                 st.turn = st.nxt[seat]
             return
         st.bids[seat] = action - BID
-        st.nbids += 1
+        nbids = st.nbids = st.nbids + 1
         if events is not None:
             events.append({"type": "bid", "seat": seat, "bid": action - BID})
-        if st.nbids < len(st.order):
-            st.turn = st.order[st.nbids]
+        order = st.order
+        if nbids < len(order):
+            st.turn = order[nbids]
             return
         st.phase = PLAYING
         st.turn = st.leader

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sefode.engine import InvalidOptions
@@ -15,6 +15,7 @@ SETE_LETRAS_LIMIT = 7
 """Points at which a 7 Letras player is out (the seven letters F-O-D-A-S-S-E)."""
 
 _KEYS = ("variant", "players", "decks", "teams", "lives", "max_cards")
+_ALLOWED = frozenset((*_KEYS, "game"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +28,11 @@ class FodinhaOptions:
     """Lives per player (Se Fode); a pair's pool is twice this. 7 Letras counts points instead."""
     max_cards: int | None = None
     """Largest hand; None means the most that fits for the players still in."""
+    sete_letras: bool = field(init=False, repr=False, compare=False)
+    """Is this 7 Letras? (``variant == "7letras"``, kept as a field: the rules ask it at every trick and hand.)"""
 
-    @property
-    def sete_letras(self) -> bool:
-        return self.variant == SETE_LETRAS
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sete_letras", self.variant == SETE_LETRAS)
 
     @property
     def pool(self) -> int:
@@ -74,10 +76,10 @@ def parse_options(raw: Mapping[str, Any]) -> FodinhaOptions:
     ...
     sefode.engine.InvalidOptions: 7 Letras is played with one deck; option 'decks' must be 1
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # a plain dict skips the ABC's slower check
         raise InvalidOptions(f"options must be a JSON object, not {type(raw).__name__}")
-    unknown = sorted(str(k) for k in raw if k not in _KEYS and k != "game")
-    if unknown:
+    if not _ALLOWED.issuperset(raw):
+        unknown = sorted(str(k) for k in raw if k not in _ALLOWED)
         raise InvalidOptions(f"unknown option(s) {', '.join(unknown)}; Fodinha takes {', '.join(_KEYS)}")
     variant = raw.get("variant", SEFODE)
     if variant not in VARIANTS:

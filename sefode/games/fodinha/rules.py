@@ -61,13 +61,16 @@ def trick_winner_pairs(plays: Sequence[tuple[int, int]], strength: Sequence[int]
 
     Returns the index in ``plays`` of the winning play, or -1 when every card was cancelled.
     """
+    values = [strength[card] for _, card in plays]
+    top = max(values)
+    if values.count(top) == 1:  # the strongest card has no equal: it wins
+        return values.index(top)
     unpaired: dict[int, int] = {}
-    for index, (_, card) in enumerate(plays):
-        s = strength[card]
-        if s in unpaired:
-            del unpaired[s]
+    for index, value in enumerate(values):
+        if value in unpaired:
+            del unpaired[value]
         else:
-            unpaired[s] = index
+            unpaired[value] = index
     if not unpaired:
         return -1
     return unpaired[max(unpaired)]

@@ -8,7 +8,7 @@ from collections.abc import Hashable
 
 from sefode.engine import IllegalAction, Seat, View
 from sefode.games.fodinha.cards import TRUCO_DECK_SIZE, truco_code
-from sefode.games.fodinha.dealing import visible_vira
+from sefode.games.fodinha.dealing import seating, visible_vira
 from sefode.games.fodinha.rules import SEFODE_STRENGTH_1, SEFODE_STRENGTH_2, sete_letras_strength
 from sefode.games.fodinha.state import OVER, FodinhaState, Phase, Trick
 from sefode.games.fodinha.views import sees
@@ -36,8 +36,8 @@ def clone_state(state: FodinhaState) -> FodinhaState:
         hand_no=st.hand_no,
         size=st.size,
         climbing=st.climbing,
-        order=st.order[:],
-        nxt=st.nxt[:],
+        order=st.order,
+        nxt=st.nxt,
         hands=[h[:] for h in st.hands],
         dealt=[h[:] for h in st.dealt],
         vira=st.vira,
@@ -126,14 +126,8 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     st.leaving = [bool(x) for x in view["left"]]
     for s_ in range(n):
         st.score[st.unit[s_]] = int(view["scores"][s_])
-    st.order = [s_ % n for s_ in range(st.dealer + 1, st.dealer + 1 + n) if st.alive[s_ % n]]
-    st.nxt = [-1] * n
-    prev = st.order[-1]
-    for s_ in st.order:
-        st.nxt[prev] = s_
-        prev = s_
+    st.order, st.nxt = seating(n, st.dealer, st.alive)
     st.phase = Phase(view["phase"])
-    st.turn = -1 if view["turn"] is None else int(view["turn"])
     st.bids = [-1 if b is None else int(b) for b in view["bids"]]
     st.nbids = sum(1 for b in view["bids"] if b is not None)
     st.leader = int(view["leader"])
@@ -155,6 +149,12 @@ def from_view(st: FodinhaState, view: View, seat: Seat) -> FodinhaState:
     st.grouped_past = None
     st.last_winner = next((int(t.winner) for t in reversed(st.tricks) if t.winner is not None), -1)
     st.trick = [(int(p), code(c)) for p, c in view["trick"]]
+    # Whose turn it is (the view does not say: the state message's ``awaiting`` does): the next bidder, or the seat
+    # as many places after the trick's leader as cards are on the table.
+    st.turn = st.order[st.nbids] if st.phase is Phase.BIDDING else st.leader
+    if st.phase is Phase.PLAYING:
+        for _ in st.trick:
+            st.turn = st.nxt[st.turn]
     visible = view["hands"]
     hands: list[list[int]] = [[] for _ in range(n)]
     for o in range(n):

@@ -60,90 +60,64 @@ def resolve_trick(st: FodinhaState, events: list[Event] | None) -> None:
 
 def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
     opts = st.opts
-    bolo: dict[str, Any] | None = None
-    if st.acc:
-        if not opts.sete_letras and st.last_winner >= 0:
-            taker: int | None = st.last_winner
-            st.won[st.last_winner] += st.acc
-        else:
-            taker = None
-        for earlier in reversed(st.tricks):
-            if earlier.winner is not None:
-                break
-            earlier.taken_by = taker
-        bolo = {"seat": taker, "value": st.acc}
-        if events is not None:
-            events.append({"type": "bolo", "seat": taker, "value": st.acc})
-        st.acc = 0
-    # Score by unit (a pair adds its partners' bids and tricks).
+    sete_letras = opts.sete_letras
+    bolo = take_bolo(st, events) if st.acc else None
     n = st.seats
-    units = st.units
+    order = st.order
     unit = st.unit
     bids = st.bids
     won = st.won
     alive = st.alive
-    sete_letras = opts.sete_letras
-    unit_bid = [0] * units
-    unit_won = [0] * units
-    in_hand = [False] * units
-    in_order = [False] * n
-    for s in st.order:
-        in_order[s] = True
-        u = unit[s]
-        unit_bid[u] += bids[s]
-        unit_won[u] += won[s]
-        in_hand[u] = True
+    # The hand's record: each seat's bid and tricks, None for the seats not dealt in.
+    if len(order) == n:
+        bids_record: list[int | None] = list(bids)
+        won_record: list[int | None] = list(won)
+    else:
+        bids_record = [None] * n
+        won_record = [None] * n
+        for s in order:
+            bids_record[s] = bids[s]
+            won_record[s] = won[s]
+    # Score by unit (a pair adds its partners' bids and tricks): each unit dealt in is off by the sum of its seats'
+    # bids minus the sum of their tricks.
+    if opts.teams:
+        off: dict[int, int] = {}
+        for s in order:
+            u = unit[s]
+            off[u] = off.get(u, 0) + bids[s] - won[s]
+    else:  # each seat is its own unit
+        off = {s: bids[s] - won[s] for s in order}
     new_score = st.score[:]
     busted: list[int] = []
-    for u in range(units):
-        if not in_hand[u]:
-            continue
+    for u, diff in off.items():
         if sete_letras:
-            new_score[u] += 1 if unit_bid[u] != unit_won[u] else 0
+            if diff:
+                new_score[u] += 1
             if new_score[u] >= SETE_LETRAS_LIMIT:
                 busted.append(u)
         else:
-            new_score[u] -= abs(unit_bid[u] - unit_won[u])
+            new_score[u] -= abs(diff)
             if new_score[u] <= 0:
                 busted.append(u)
-    forfeits = [] if opts.teams or True not in st.leaving else [s for s in st.order if st.leaving[s]]
-    staying = [u for u in range(units) if in_hand[u] and u not in forfeits] if busted else []
-    void = bool(staying) and all(u in busted for u in staying)
-    out_units: list[int] = []
-    if not void:
-        st.score = new_score
-        out_units = busted
-    if forfeits:
-        out_units = sorted(set(out_units) | set(forfeits))
-    for u in out_units:
-        if u not in forfeits:
-            st.out_key[u] = (2 * st.hand_no + 1, left_value(st, u))
-    out_seats = [s for s in range(n) if alive[s] and unit[s] in out_units] if out_units else []
-    for s in out_seats:
-        alive[s] = False
-    score = st.score
-    if void:
-        score_record: list[int | None] = [score[unit[s]] if in_order[s] else None for s in range(n)]
+    leavers = not opts.teams and True in st.leaving
+    if busted or leavers:
+        void, out_seats = settle_outs(st, off, new_score, busted, leavers)
     else:
-        score_record = [score[unit[s]] if (alive[s] or s in out_seats) else None for s in range(n)]
-    bids_record: list[int | None] = [bids[s] if in_order[s] else None for s in range(n)]
-    won_record: list[int | None] = [won[s] if in_order[s] else None for s in range(n)]
-    st.records.append(
-        HandRecord(
-            number=st.hand_no,
-            dealer=st.dealer,
-            cards=st.size,
-            vira=st.vira,
-            bids=bids_record,
-            tricks=st.tricks,
-            won=won_record,
-            score=score_record,
-            out=out_seats,
-            void=void,
-            bolo=bolo,
-            dealt=[h[:] for h in st.dealt],
-        )
-    )
+        void, out_seats = False, []
+        st.score = new_score
+    score = st.score
+    if void:  # the seats dealt in, with their scores as they were
+        score_record: list[int | None] = [score[unit[s]] if won_record[s] is not None else None for s in range(n)]
+    elif len(order) == n and not opts.teams:  # every seat was in, each its own unit
+        score_record = list(score)
+    else:  # the seats still in before this hand's outs, with their new scores
+        score_record = [score[unit[s]] if alive[s] or s in out_seats else None for s in range(n)]
+    # Positional (the fields' order): with keywords this call cost three times as much.
+    record = HandRecord(
+        st.hand_no, st.dealer, st.size, st.vira, bids_record, st.tricks, won_record, score_record, out_seats, void,
+        bolo, st.dealt,  # the dealt cards are never changed: the next deal makes new lists
+    )  # fmt: skip
+    st.records.append(record)
     if events is not None:
         events.append(
             {
@@ -156,19 +130,65 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
                 "void": void,
             }
         )
-    alive_units = {unit[s] for s in range(n) if alive[s]}
-    if len(alive_units) <= 1:
+    if out_seats and len({unit[s] for s in range(n) if alive[s]}) <= 1:
         finish(st, events)
         return
-    most = opts.fits(sum(st.alive))
+    most = opts.fits(n - alive.count(False))
     if void:
         size, climbing = min(st.size, most), st.climbing
-    elif out_units and not opts.sete_letras:
+    elif out_seats and not sete_letras:
         size, climbing = 1, True
     else:
         size, climbing = next_hand_size(st.size, st.climbing, most)
-    st.dealer = next_alive(st, st.dealer)
+    after = order[0]  # the seat after the dealer when this hand was dealt
+    st.dealer = after if alive[after] else next_alive(st, st.dealer)
     start_hand(st, size, climbing, events)
+
+
+def take_bolo(st: FodinhaState, events: list[Event] | None) -> dict[str, Any]:
+    """The accumulation still pending at the end of a hand: Se Fode gives it to the winner of the last trick before the
+    run of cancellations, if any; 7 Letras to nobody."""
+    acc = st.acc
+    taker: int | None = None
+    if not st.opts.sete_letras and st.last_winner >= 0:
+        taker = st.last_winner
+        st.won[taker] += acc
+    for earlier in reversed(st.tricks):
+        if earlier.winner is not None:
+            break
+        earlier.taken_by = taker
+    if events is not None:
+        events.append({"type": "bolo", "seat": taker, "value": acc})
+    st.acc = 0
+    return {"seat": taker, "value": acc}
+
+
+def settle_outs(
+    st: FodinhaState, off: dict[int, int], new_score: list[int], busted: list[int], leavers: bool
+) -> tuple[bool, list[int]]:
+    """A hand that ends with units out of lives (points) or seats that left: is the hand void, and which seats go out.
+    Sets the scores (unless void), the units' out keys for the placements, and the seats out."""
+    forfeits = [s for s in st.order if st.leaving[s]] if leavers else []
+    void = False
+    if busted:
+        # Everyone still in would go out together: the hand is void (a seat that left does not count).
+        staying = {u for u in off if u not in forfeits}
+        void = bool(staying) and staying.issubset(busted)
+    out_units: list[int] = []
+    if not void:
+        st.score = new_score
+        out_units = busted
+    if forfeits:
+        out_units = sorted(set(out_units) | set(forfeits))
+    for u in out_units:
+        if u not in forfeits:
+            st.out_key[u] = (2 * st.hand_no + 1, left_value(st, u))
+    alive = st.alive
+    unit = st.unit
+    out_seats = [s for s in range(st.seats) if alive[s] and unit[s] in out_units] if out_units else []
+    for s in out_seats:
+        alive[s] = False
+    return void, out_seats
 
 
 def next_alive(st: FodinhaState, seat: int) -> int:
@@ -184,18 +204,21 @@ def left_value(st: FodinhaState, unit: int) -> int:
     return -st.score[unit] if st.opts.sete_letras else st.score[unit]
 
 
+_STILL_IN = (1 << 30, 0)
+"""The placement key of a unit still in at the end: above every unit that went out."""
+
+
 def finish(st: FodinhaState, events: list[Event] | None) -> None:
     st.phase = OVER
     st.turn = -1
     st.hands = [[] for _ in range(st.seats)]
-    keys: list[tuple[int, int]] = []
-    for u in range(st.units):
-        key = st.out_key[u]
-        keys.append(key if key is not None else (1 << 30, 0))
-    for s, (hand, order) in st.left_key.items():
-        if not st.opts.teams:
+    keys = [_STILL_IN if key is None else key for key in st.out_key]
+    if not st.opts.teams:
+        for s, (hand, order) in st.left_key.items():
             keys[st.unit[s]] = (2 * hand, order)
-    unit_place = [1 + sum(1 for other in keys if other > key) for key in keys]
+    # Competition ranking (1, 2, 2, 4): one place more than the number of units with a greater key.
+    ranked = sorted(keys, reverse=True)
+    unit_place = [ranked.index(key) + 1 for key in keys]
     placements = [unit_place[st.unit[s]] for s in range(st.seats)]
     for s, place in st.reserved.items():
         placements[s] = max(place, placements[s])

@@ -71,10 +71,10 @@ class FodinhaState(MatchState):
     hand_no: int = 0
     size: int = 1
     climbing: bool = True
-    order: list[int] = field(default_factory=list)
+    order: tuple[int, ...] = ()
     """Seats dealt into this hand, in bidding order (the dealer last)."""
-    nxt: list[int] = field(default_factory=list)
-    """Seat -> next seat of this hand in the direction of play."""
+    nxt: tuple[int, ...] = ()
+    """Seat -> next seat of this hand in the direction of play (-1 for a seat not dealt in)."""
     hands: list[list[int]] = field(default_factory=list)
     dealt: list[list[int]] = field(default_factory=list)
     vira: int = -1

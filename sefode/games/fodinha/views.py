@@ -25,7 +25,8 @@ def sees(st: FodinhaState, viewer: int | None, owner: int) -> bool:
 def public_view(st: FodinhaState, game: str, forbidden: int | None) -> dict[str, Any]:
     """The part of the view every seat and spectator sees alike (``hands`` and ``seat`` are placeholders that
     ``Fodinha.view`` fills; ``forbidden`` is the pé rule's bid, ``Fodinha.forbidden_bid``). The seat's legal actions
-    are not in the view: the ``state`` message carries them, with their labels."""
+    are not in the view, nor whose turn it is: the ``state`` message carries them (``legal``, with their labels, and
+    ``awaiting``)."""
     vira = visible_vira(st)
     seat = None
     hands = None
@@ -40,7 +41,6 @@ def public_view(st: FodinhaState, game: str, forbidden: int | None) -> dict[str,
         "hand_number": st.hand_no,
         "cards": st.size,
         "dealer": st.dealer,
-        "turn": st.turn if st.turn >= 0 else None,
         "vira": vira,
         "vira_hidden": st.opts.sete_letras and vira is None and st.phase is not OVER,
         "manilhas": manilhas(st, vira),
@@ -119,9 +119,12 @@ def hand_trick_json(t: Trick) -> dict[str, Any]:
 
 def last_hand_json(r: HandRecord) -> dict[str, Any]:
     """The finished hand the table recalls (its summary, and the last trick for the peek until this hand has one):
-    its record with its last trick alone. Its other tricks are in the match's past (``past``), asked for on demand."""
+    its record with its last trick alone. Its other tricks are in the match's past (``past``), asked for on demand. The
+    scores after it are the view's ``scores`` (and its ``hand_end`` event's), its dealer its ``deal`` event's: neither
+    is repeated here."""
     entry = record_json(r)
     entry["tricks"] = entry["tricks"][-1:]
+    del entry["score"], entry["dealer"]
     return entry
 
 

@@ -16,8 +16,10 @@ from sefode.games.king.rules import (
     TRUNFO,
     KingCardError,
     card_code,
+    mask_of,
 )
 from sefode.games.king.state import KingState, Phase
+from sefode.match import shuffle
 
 
 def parse_presets(deals: object) -> dict[int, list[int]]:
@@ -64,18 +66,14 @@ def start_hand(st: KingState, events: list[Event] | None) -> None:
     st.dealer = dealer = (st.first_dealer + number - 1) % SEATS
     st.chooser = chooser = (dealer + 1) % SEATS
     deck = list(range(DECK_SIZE))
-    st.rng.shuffle(deck)  # always, so that later hands do not depend on presets
+    shuffle(st.rng, deck)  # always (as ``st.rng.shuffle`` would), so that later hands do not depend on presets
     preset = st.presets.get(number)
     if preset is not None:
         hands = preset[:]
     else:
         hands = [0] * SEATS
         for i in range(SEATS):
-            seat = (chooser + i) % SEATS
-            m = 0
-            for c in deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]:
-                m |= 1 << c
-            hands[seat] = m
+            hands[(chooser + i) % SEATS] = mask_of(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
     st.hands = hands
     st.dealt = hands[:]
     st.turn = chooser

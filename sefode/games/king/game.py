@@ -60,8 +60,10 @@ from sefode.games.king.views import REASONS as REASONS
 from sefode.match import MatchGame
 
 _PLAYING = Phase.PLAYING
-_NOBODY: frozenset[Seat] = frozenset()
-_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(SEATS))
+_AWAITING: tuple[frozenset[Seat], ...] = (*(frozenset((s,)) for s in range(SEATS)), frozenset())
+"""What ``awaiting`` returns, by ``turn``: shared sets (it runs before every decision). A turn of -1 (the match is over)
+takes the last one, the empty set."""
+_NEXT_SEAT = tuple((s + 1) % SEATS for s in range(SEATS))
 _CONTRACT_ACTIONS = tuple(CONTRACT + c.index for c in CONTRACTS)
 _TRUMP_ACTIONS = [TRUMP + s for s in range(4)]
 _POOL_BITS = sum(1 << c for c in POOL)
@@ -138,8 +140,7 @@ class King(MatchGame[KingState]):
 
     # ================================================================= turns
     def awaiting(self, state: KingState) -> frozenset[Seat]:
-        turn = state.turn
-        return _NOBODY if turn < 0 else _ONLY[turn]
+        return _AWAITING[state.turn]
 
     def contract_choices(self, st: KingState, seat: Seat) -> list[int]:
         """Contracts ``seat`` may still choose: its Trunfo if not yet chosen, and the open pool contracts
@@ -149,7 +150,7 @@ class King(MatchGame[KingState]):
             out.append(TRUNFO)
         return sorted(out)
 
-    def chain(self, st: KingState) -> list[int]:
+    def chain(self, st: KingState) -> tuple[int, ...]:
         if st.chain is None:
             st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
         return st.chain
@@ -231,38 +232,45 @@ class King(MatchGame[KingState]):
 
     def _apply(self, state: KingState, seat: Seat, action: Action, events: list[Event] | None = None) -> None:
         st = state
-        st.log.append((seat, action))
+        entry = (seat, action)
+        st.log.append(entry)
         if action < CONTRACT:
             chain = st.chain
             if chain is None:
-                chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
-            else:
-                st.chain = None
+                chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
             if chain and not chain[0] >> action & 1:  # a play from the first link reveals nothing
                 st.excluded[seat] |= revealed(action, chain)
             b = 1 << action
             st.hands[seat] &= ~b
             st.played |= b
             trick = st.trick
-            trick.append((seat, action))
+            trick.append(entry)
             suit = action // 13
+            # The next seat plays from the same chain unless the suit led, a top card or the broken hearts (trumps)
+            # changed: then it is worked out again.
             if st.led < 0:
                 st.led = suit
                 st.top_led = action
+                st.chain = None
             elif suit == st.led and action > st.top_led:
                 st.top_led = action
+                st.chain = None
             if suit == st.trump:
                 if action > st.top_trump:
                     st.top_trump = action
+                    st.chain = None
+                if not st.broken:
+                    st.broken = True
+                    st.chain = None
+            elif suit == HEARTS and st.trump < 0 and not st.broken:
                 st.broken = True
-            elif suit == HEARTS and st.trump < 0:
-                st.broken = True
+                st.chain = None
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": card_name(action)})
             if len(trick) == SEATS:
                 scoring.resolve_trick(st, events)
             else:
-                st.turn = (seat + 1) % SEATS
+                st.turn = _NEXT_SEAT[seat]
             return
         if action < TRUMP:
             contract = action - CONTRACT

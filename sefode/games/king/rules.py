@@ -17,6 +17,8 @@ reveals: a seat that played from a later set held no card of the earlier ones (:
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -72,11 +74,12 @@ def bit(code: int) -> int:
     return 1 << code
 
 
+BITS = tuple(1 << code for code in range(DECK_SIZE))
+"""``BITS[code]``: the mask of that one card."""
+
+
 def mask_of(codes: Iterable[int]) -> int:
-    m = 0
-    for c in codes:
-        m |= 1 << c
-    return m
+    return functools.reduce(operator.or_, map(BITS.__getitem__, codes), 0)
 
 
 SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
@@ -237,28 +240,29 @@ def trick_points(contract: int, cards: int, trick_index: int) -> int:
 
 
 # ------------------------------------------------------------------------------------------ what may be played
-def play_chain(contract: int, trump: int, led: int, top_led: int, top_trump: int, broken: bool) -> list[int]:
+@functools.lru_cache(maxsize=4096)
+def play_chain(contract: int, trump: int, led: int, top_led: int, top_trump: int, broken: bool) -> tuple[int, ...]:
     """The chain of card sets a seat must play from, strictest first (see the module docstring).
 
     ``led`` is the suit led (-1 when the seat leads), ``top_led`` the highest card of that suit in the
     trick, ``top_trump`` the highest trump in it (-1: none), ``broken`` whether a heart (a trump, in
-    Trunfo) has been played in this hand.
+    Trunfo) has been played in this hand. Worked out once per situation (a pure function, remembered: the same
+    few hundred situations come back all match long); the chain is a tuple, shared by every caller.
     """
     c = CONTRACTS[contract]
     if led < 0:  # leading
         if contract == TRUNFO:
-            return [] if broken else [ALL & ~SUIT_MASK[trump]]
-        return [NON_HEARTS] if c.hearts_lead and not broken else []
+            return () if broken else (ALL & ~SUIT_MASK[trump],)
+        return (NON_HEARTS,) if c.hearts_lead and not broken else ()
     suit = SUIT_MASK[led]
     if contract == TRUNFO:
         trumps = SUIT_MASK[trump]
         higher = HIGHER[top_trump] if top_trump >= 0 else trumps
         if led == trump:
-            return [higher, trumps]
-        return [suit, higher, trumps]
-    chain = [c.follow_forced & LOWER[top_led], suit] if c.follow_forced else [suit]
-    chain.extend(c.void_forced)
-    return chain
+            return (higher, trumps)
+        return (suit, higher, trumps)
+    first = (c.follow_forced & LOWER[top_led], suit) if c.follow_forced else (suit,)
+    return first + c.void_forced
 
 
 def legal_mask(hand: int, chain: Sequence[int]) -> int:

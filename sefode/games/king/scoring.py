@@ -24,6 +24,7 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     st.tricks.append(trick)
     st.trick = []
     st.led = st.top_led = st.top_trump = -1
+    st.chain = None
     st.leader = winner
     if events is not None:
         events.append(

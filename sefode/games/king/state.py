@@ -71,9 +71,10 @@ class KingState(MatchState):
     """A heart (a trump, in Trunfo) has been played in this hand: it may be led."""
     played: int = 0
     """Cards played in this hand, as a mask."""
-    chain: list[int] | None = None
-    """What the seat to play must play from (``rules.play_chain``), cached between ``legal_actions`` and the
-    play; None when it has to be worked out again."""
+    chain: tuple[int, ...] | None = None
+    """What the seat to play must play from (``rules.play_chain``), kept from ``legal_actions`` to the play and on to
+    the next seat while the trick's situation (suit led, top cards, broken hearts) stays the same; None when it has to
+    be worked out again."""
     excluded: list[int] = field(default_factory=list)
     """Per seat: cards it has shown it does not hold (voids and skipped forced plays), for resampling."""
     tricks: list[Trick] = field(default_factory=list)

@@ -38,7 +38,7 @@ REASONS: dict[str, str] = {
 }
 
 
-def refusal_reason(st: KingState, chain: list[int], hand: int) -> str:
+def refusal_reason(st: KingState, chain: tuple[int, ...], hand: int) -> str:
     """Which rule binds a seat holding ``hand`` now (it names why the other cards are refused)."""
     index = next((i for i, allowed in enumerate(chain) if hand & allowed), len(chain))
     if st.led < 0:
@@ -105,7 +105,7 @@ def record_json(r: HandRecord) -> dict[str, Any]:
     }
 
 
-def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: list[int] | None) -> View:
+def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tuple[int, ...] | None) -> View:
     """What ``seat`` (None: a spectator) sees, given, when it is to play a card, the chain it must play from
     (``rules.play_chain``), which names why the other cards are refused. Its legal actions are in the ``state``
     message, with their labels, not in the view."""

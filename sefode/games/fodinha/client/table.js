@@ -94,8 +94,9 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
   const pos = rimPos(angle);
   const info = seatInfo(room, seat);
   const team = teamOf(room, view, seat);
+  const turn = turnOf(ctx);
   const classes = ["seat"];
-  if (view.turn === seat) classes.push("turn");
+  if (turn === seat) classes.push("turn");
   if (!view.alive[seat]) classes.push("out");
   if (seat === mySeat) classes.push("mine");
   if (info.connected === false && !info.bot) classes.push("offline");
@@ -141,7 +142,7 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
       "div",
       { class: "seat-bid", testid: `seat-bid-${seat}` },
       bid === null || bid === undefined
-        ? h("span", { class: "muted" }, view.phase === "bidding" && view.turn === seat ? t("table.bidding_now") : "—")
+        ? h("span", { class: "muted" }, view.phase === "bidding" && turn === seat ? t("table.bidding_now") : "—")
         : [
             h("span", { class: "bid-long" }, t("table.bid_won", { bid, won: view.won[seat] })),
             // The compact seat's form (tricks made / bid), with the words in its tooltip.
@@ -149,7 +150,7 @@ function seatBox(ctx, view, room, seat, base, mySeat) {
           ],
     ),
     status.length ? h("div", { class: "seat-tags" }, status) : null,
-    view.turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
+    turn === seat ? clockEl(ctx.deadline(seat), `clock-${seat}`) : null,
     hand,
   );
 }
@@ -335,6 +336,12 @@ function infoBar(ctx, view) {
   return h("div", { class: "info-bar", testid: "info-bar" }, items);
 }
 
+/** Whose turn it is: the seat the state awaits (the view leaves it to `state.awaiting`), or null. */
+export function turnOf(ctx) {
+  const awaiting = (ctx.state && ctx.state.awaiting) || [];
+  return awaiting.length ? awaiting[0] : null;
+}
+
 /** The last trick taken (this hand's, else the last hand's), for the peek. */
 export function lastTrick(view) {
   if (view.tricks && view.tricks.length) return view.tricks[view.tricks.length - 1];
@@ -378,7 +385,8 @@ function summaryEl(ctx, view) {
   // It stays through the next hand's bidding at most: once cards are played it would cover them.
   if (!summary || view.phase !== "bidding" || Date.now() - summary.since > SUMMARY_MS) return null;
   // Issue 22: it gives way once your own bid is due (it would cover the table while your clock runs).
-  if (view.turn !== null && view.turn === (ctx.seat ?? view.seat)) return null;
+  const turn = turnOf(ctx);
+  if (turn !== null && turn === (ctx.seat ?? view.seat)) return null;
   const record = summary.record;
   if (!record || record.number !== (view.last_hand && view.last_hand.number)) return null;
   const rows = [];
@@ -589,16 +597,17 @@ export function renderTable(ctx) {
   const paused = Boolean(room && room.status === "paused");
   const blocked = paused || pausing;
   const oneCardSeven = view.variant === "7letras" && view.cards === 1;
+  const turn = turnOf(ctx);
   let turnText;
   if (view.phase === "over") turnText = t("table.match_over");
   else if (room && room.status === "paused") turnText = t("table.paused");
   else if (pausing && animateTrick.event.winner !== null && animateTrick.event.winner !== undefined) turnText = t("table.taken_by", { name: seatName(room, animateTrick.event.winner, mySeat) });
-  else if (view.turn === mySeat) turnText = view.phase === "bidding" ? (oneCardSeven ? t("table.your_bid_seven_one") : t("table.your_bid")) : t("table.your_play");
-  else if (view.turn !== null) {
+  else if (turn === mySeat) turnText = view.phase === "bidding" ? (oneCardSeven ? t("table.your_bid_seven_one") : t("table.your_bid")) : t("table.your_play");
+  else if (turn !== null) {
     const key = view.phase === "bidding" ? "table.waiting_bid" : "table.waiting_play";
-    turnText = t(key, { name: seatName(room, view.turn, mySeat) });
+    turnText = t(key, { name: seatName(room, turn, mySeat) });
   } else turnText = "";
-  const myTurn = view.turn === mySeat && view.phase !== "over";
+  const myTurn = turn === mySeat && view.phase !== "over";
   const table = h(
     "div",
     { class: `table variant-${view.variant} seats-${view.seats}${Array.isArray(view.teams) ? " pairs" : ""}`, testid: "table", "data-phase": view.phase, "data-version": String(state.version) },
