@@ -86,7 +86,8 @@ class Cluster:
         await self.lobby.beat()
         self._tasks = [
             asyncio.create_task(self.bus.listen(self.receive_batch), name="cluster-listen"),
-            asyncio.create_task(self._keep(), name="cluster-keep"),
+            asyncio.create_task(self._keep_alive(), name="cluster-keep-alive"),
+            asyncio.create_task(self._keep_order(), name="cluster-keep-order"),
         ]
         logs.event("cluster.open", node=self.node, ttl_ms=self.ttl_ms)
         # Rooms come one by one, as this node takes their leases.
@@ -129,23 +130,42 @@ class Cluster:
             await self.redis.aclose()
         logs.event("cluster.close", node=self.node)
 
-    async def _keep(self) -> None:
-        """The keeper, every third of the TTL: renewals, heartbeat and presence, sweeps, routes, dead edges."""
+    async def _keep_alive(self) -> None:
+        """Every third of the TTL, on a clock of its own: renew the leases held and beat (presence). Nothing slow
+        runs here: taking a room over (a store read and a replay) in this loop once let a busy node's own leases and
+        presence run out while it was taking someone else's room, so the others thought it dead."""
         period = self.ttl_ms / 3000
+        due = time.monotonic()
         while True:
+            due += period
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:  # late (a pause, a busy loop): beat now, and count the next period from here
+                due = time.monotonic()
             try:
-                await asyncio.sleep(period)
                 if await self.ownership.renew_all():
                     await self.lobby.publish_summaries(self.ownership.leases)
                 if await self.lobby.beat():
                     self.edge.rejoin_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                logs.error("cluster.keep_failed", err, node=self.node)
+
+    async def _keep_order(self) -> None:
+        """Every third of the TTL: take rooms whose lease ran out, follow rooms that moved, drop dead edges."""
+        period = self.ttl_ms / 3000
+        while True:
+            try:
+                await asyncio.sleep(period)
                 await self.ownership.sweep()
                 await self.edge.check_routes()
                 await self.stand_ins.drop_dead_edges()
             except asyncio.CancelledError:
                 raise
             except Exception as err:
-                logs.error("cluster.keep_failed", err, node=self.node)
+                logs.error("cluster.sweep_failed", err, node=self.node)
 
     # ------------------------------------------------------------------ what other nodes say
     async def receive_batch(self, sender: str, boot: str, envelopes: list[dict[str, Any]]) -> None:
