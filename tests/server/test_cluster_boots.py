@@ -5,6 +5,7 @@ handed to ``Cluster`` as its bus would. (test_cluster.py shows the same on real 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, cast
 
 from server_helpers import run_async
@@ -62,3 +63,43 @@ def test_an_owner_drops_a_restarted_nodes_stand_ins_when_it_first_hears_from_it(
     run_async(case())
     assert list(owner.stand_ins.remote) == [("n4", "other", 1)]
     assert room.exited == [old] and old.closed
+
+
+def test_a_node_busy_taking_a_room_over_still_renews_its_leases_and_beats() -> None:
+    """Taking a room over reads the store and replays the match; on a busy machine that once took longer than the
+    TTL, and since it ran in the same loop as the renewals and the beat, the node's own leases and presence ran out
+    and the other nodes took it for dead. The sweep is held here for good: the beats and renewals go on."""
+    node = Cluster(cast(Hub, object()), "redis://127.0.0.1:6379/15", node="n2", ttl_ms=60)
+    calls: list[str] = []
+
+    async def case() -> None:
+        swept, never, beats = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def sweep() -> None:  # a takeover that does not end
+            swept.set()
+            await never.wait()
+
+        async def renew_all() -> bool:
+            calls.append("renew")
+            return False
+
+        async def beat() -> bool:
+            calls.append("beat after the sweep began" if swept.is_set() else "beat")
+            if calls.count("beat after the sweep began") >= 3:
+                beats.set()
+            return False
+
+        node.ownership.sweep = sweep  # type: ignore[method-assign]
+        node.ownership.renew_all = renew_all  # type: ignore[method-assign]
+        node.lobby.beat = beat  # type: ignore[method-assign]
+        tasks = [asyncio.create_task(node._keep_alive()), asyncio.create_task(node._keep_order())]
+        try:
+            await asyncio.wait_for(swept.wait(), 10)
+            await asyncio.wait_for(beats.wait(), 10)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    run_async(case())
+    assert calls.count("beat after the sweep began") >= 3 and calls.count("renew") >= 3
