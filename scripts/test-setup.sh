@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install what the browser tests need on a fresh Debian machine: Debian's chromium (Playwright drives it through
-# executable_path; Playwright's own browser download is not used), and axe-core from the npm registry into
-# tests/browser/node_modules (the accessibility tests inject its axe.min.js). Non-interactive and idempotent.
+# Install what the browser tests need on a fresh Debian machine: Debian's build of Chromium's headless shell (package
+# chromium-headless-shell; Playwright drives it through executable_path, and Playwright's own browser download is not
+# used), and axe-core from the npm registry into tests/browser/node_modules (the accessibility tests inject its
+# axe.min.js). Non-interactive and idempotent.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 AXE_VERSION="4.14.1"
@@ -16,7 +17,7 @@ install_axe() {
   fi
   npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "axe-core@$AXE_VERSION" </dev/null
 }
-if [ -x /usr/bin/chromium ]; then
+if [ -x /usr/bin/chromium-headless-shell ]; then
   install_axe
   exit 0
 fi
@@ -25,11 +26,11 @@ if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then
     SUDO="sudo -n"
   else
-    echo "test-setup: /usr/bin/chromium is missing and we are not root; install it with: apt-get install -y chromium" >&2
+    echo "test-setup: /usr/bin/chromium-headless-shell is missing and we are not root; install it with: apt-get install -y chromium-headless-shell" >&2
     exit 1
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update </dev/null
-$SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core </dev/null
+$SUDO apt-get install -y --no-install-recommends chromium-headless-shell fonts-dejavu-core </dev/null
 install_axe

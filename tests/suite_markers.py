@@ -3,7 +3,7 @@ shares (docs/testing.md), given by where a test lives and what it uses, so that 
 ``scripts/test.sh -m "not browser"``. (Not a ``conftest.py``: ``tests/accounts/conftest.py`` is already the module
 ``conftest`` to mypy.)
 
-- ``browser``: drives Debian's chromium through Playwright (``tests/browser/``);
+- ``browser``: drives Debian's Chromium headless shell through Playwright (``tests/browser/``);
 - ``cluster``: starts several ``sefode serve --redis`` nodes behind nginx (``tests/server/test_cluster*.py``);
 - ``postgres``: talks to the test PostgreSQL (a fresh schema per test);
 - ``slow``: over about 5 s on its own on the 2-core machine (marked by hand, see docs/testing.md);
