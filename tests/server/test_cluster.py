@@ -562,7 +562,11 @@ def test_sigterm_drains_a_node_and_its_matches_go_on_elsewhere(tmp_path: Path) -
         assert rig.procs["n1"].returncode in (0, -signal.SIGTERM)  # uvicorn raises the signal again once shut down
         logged = rig.log_events("n1")
         events = [e.get("event") for e in logged]
-        told = [e for e in logged if str(e.get("event", "")).startswith(("cluster.", "hub."))]
+        told = "\n".join(  # one line an event, all of them shown in a failure
+            " ".join(f"{k}={v}" for k, v in e.items() if k not in ("ts", "level"))
+            for e in logged
+            if str(e.get("event", "")).startswith(("cluster.", "hub."))
+        )
         assert "cluster.drained" in events and "hub.close" in events and "cluster.lost" not in events, told
         assert events.index("cluster.drained") < events.index("hub.close")
 

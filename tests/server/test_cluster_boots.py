@@ -6,11 +6,14 @@ handed to ``Cluster`` as its bus would. (test_cluster.py shows the same on real 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any, cast
 
+import pytest
 from server_helpers import run_async
 
 from sefode.server.cluster import Cluster, RemoteConnection
+from sefode.server.cluster.ownership import Lease
 from sefode.server.hub import Connection, Hub
 
 
@@ -103,3 +106,31 @@ def test_a_node_busy_taking_a_room_over_still_renews_its_leases_and_beats() -> N
 
     run_async(case())
     assert calls.count("beat after the sweep began") >= 3 and calls.count("renew") >= 3
+
+
+def test_a_write_refused_after_the_room_was_handed_over_is_not_a_lost_room(caplog: pytest.LogCaptureFixture) -> None:
+    """A player's move that waited for the room while a drain handed it over is refused by its fence (the lease is
+    gone here): the node lost nothing then, and says so (``cluster.late_write``, not ``cluster.lost``). A room still
+    held here and fenced out is lost, and logged so."""
+
+    class _Host:
+        def __init__(self) -> None:
+            self.rooms: dict[str, Any] = {}
+
+        def drop_room(self, room_id: str) -> Any:
+            return self.rooms.pop(room_id, None)
+
+    node = _node()
+    host = _Host()
+    node.ownership.host = cast(Any, host)
+    node.ownership.leases["held"] = Lease(3, float("inf"))
+    caplog.set_level(logging.INFO, logger="sefode")
+
+    async def case() -> None:
+        await node.ownership.lose("handed-over", "fenced")
+        await node.ownership.lose("held", "fenced")
+
+    run_async(case())
+    told = [(r.getMessage(), getattr(r, "fields", {}).get("room")) for r in caplog.records]
+    assert ("cluster.late_write", "handed-over") in told and ("cluster.lost", "handed-over") not in told
+    assert ("cluster.lost", "held") in told and "held" not in node.ownership.leases

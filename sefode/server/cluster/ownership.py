@@ -197,6 +197,11 @@ class Ownership:
         """Stop acting for ``room_id`` at once; its connections move to whoever owns it next."""
         lease = self.leases.pop(room_id, None)
         room = self.host.drop_room(room_id)
+        if lease is None and room is None:
+            # Nothing held here any more: a write that waited for the room while it was released (a drain) or lost
+            # was refused by its fence, and its player is sent on to the next owner. Nothing was lost now.
+            logs.event("cluster.late_write", node=self.node, room=room_id, why=why)
+            return
         logs.warning("cluster.lost", node=self.node, room=room_id, why=why, epoch=lease.epoch if lease else None)
         if room is None:
             return
