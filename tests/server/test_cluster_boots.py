@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 from server_helpers import run_async
 
-from sefode.server.cluster import Cluster, RemoteConnection
+from sefode.server.cluster import Cluster, RemoteConnection, Routed
 from sefode.server.cluster.ownership import Lease
 from sefode.server.hub import Connection, Hub
 
@@ -134,3 +134,36 @@ def test_a_write_refused_after_the_room_was_handed_over_is_not_a_lost_room(caplo
     told = [(r.getMessage(), getattr(r, "fields", {}).get("room")) for r in caplog.records]
     assert ("cluster.late_write", "handed-over") in told and ("cluster.lost", "handed-over") not in told
     assert ("cluster.lost", "held") in told and "held" not in node.ownership.leases
+
+
+def test_a_moved_room_is_joined_again_without_holding_the_nodes_other_messages() -> None:
+    """An edge told that a room moved joins it again at the new owner and waits for its ``ack``. The ``ack`` comes
+    through the same listener as the ``moved``: a join made inside the listener held it until the join timed out,
+    and after a failover every player of the room waited that out (3 s each, seen in the cluster rigs). Here the
+    join waits for the ack as the real one does; the ``moved`` must return at once and the ``ack`` get through."""
+    node = _node()
+    conn = Connection(None, "cid", 10.0, 10.0)
+    node.edge.local[conn.id] = conn
+    node.edge.routed[conn.id] = Routed("room1", "n1", {"type": "join", "room": "room1"})
+    joined: list[str] = []
+
+    async def case() -> None:
+        waiting, done = asyncio.Event(), asyncio.Event()
+
+        async def rejoin(peer: Any, join: dict[str, Any], attempt: int = 0) -> None:  # as route_join waits
+            fresh = node.edge.routed[conn.id] = Routed("room1", "n3", join)
+            waiting.set()
+            await asyncio.wait_for(fresh.acked.wait(), 5)
+            joined.append(join["room"])
+            done.set()
+
+        node.edge.rejoin = rejoin  # type: ignore[method-assign,assignment]
+        moved = {"k": "moved", "b": node.boot, "c": conn.id, "room": "room1"}
+        await asyncio.wait_for(node.receive_batch("n1", "owner-boot", [moved]), 1)
+        await asyncio.wait_for(waiting.wait(), 5)
+        ack = {"k": "ack", "b": node.boot, "c": conn.id}
+        await asyncio.wait_for(node.receive_batch("n3", "new-owner-boot", [ack]), 1)
+        await asyncio.wait_for(done.wait(), 5)
+
+    run_async(case())
+    assert joined == ["room1"]

@@ -72,12 +72,15 @@ class Edge:
                 conn.last_join = env["j"]
         route.acked.set()
 
-    async def moved(self, env: dict[str, Any]) -> None:
-        """``moved``: the owner lost the room; join it again wherever it is now."""
+    def moved(self, env: dict[str, Any]) -> None:
+        """``moved``: the owner lost the room; join it again wherever it is now. The join runs in a task of its own:
+        it waits for the new owner's ``ack``, which only the bus's listener can hand over, so awaiting it here (in
+        the listener) held every message for this node until the join timed out: after a failover the room's
+        players waited out ``JOIN_TIMEOUT_S`` once for each of them."""
         conn = self.local.get(env["c"])
         route = self.routed.get(env["c"])
         if conn is not None and route is not None and route.room_id == env["room"]:
-            await self.rejoin(conn, route.join)
+            self.rejoin_soon(conn, route.join)
 
     # ------------------------------------------------------------------ joins
     async def route(self, peer: Peer, msg: dict[str, Any]) -> bool:

@@ -183,7 +183,7 @@ class Cluster:
         elif kind == "ack":
             self.edge.acked(env)
         elif kind == "moved":  # edge: the owner lost the room; join it again wherever it is now
-            await self.edge.moved(env)
+            self.edge.moved(env)
         elif kind == "in":  # owner: a client message forwarded by an edge
             self.stand_ins.serve_soon(sender, boot, env)
         elif kind == "bye":
