@@ -70,6 +70,7 @@ def drive(
     """Play random legal moves for every seated client until ``done()``."""
     rng = rng or random.Random(1)
     acted: dict[int, int] = {}
+    slow_down: dict[int, float] = {}
     deadline = time.monotonic() + timeout
     while not done():
         if time.monotonic() > deadline:
@@ -80,10 +81,15 @@ def drive(
                 idle = False
                 if on_message is not None:
                     on_message(client, message)
+                if message.get("type") == "error" and message.get("code") == "rate/limited":
+                    # The server refused the action, as it does when a client sends too fast (a seat with many
+                    # quick turns): the turn is still ours; play it again once the limit allows.
+                    acted.pop(id(client), None)
+                    slow_down[id(client)] = time.monotonic() + 0.5
             state = client.state
             if state is None or not my_turn(state):
                 continue
-            if acted.get(id(client)) == state["version"]:
+            if acted.get(id(client)) == state["version"] or time.monotonic() < slow_down.get(id(client), 0.0):
                 continue
             acted[id(client)] = state["version"]
             client.send("action", action=rng.choice(state["legal"])["action"], version=state["version"])
