@@ -171,13 +171,25 @@ def _king_last_hand() -> dict[str, Any]:
     return before_the_end("king", {}, turns=13)
 
 
+SEVEN_LETTERS = {"variant": "7letras", "players": 3, "max_cards": 2}
+
+
+def _seven_letters_last_hands() -> dict[str, Any]:
+    # The whole match took 12-19 s in the page (its length follows what the bots and the page play); its last few
+    # hands are enough to see every screen of 7 Letras, the match's end included.
+    return before_the_end("fodinha", SEVEN_LETTERS, turns=8)
+
+
 def _trash_last_turns() -> dict[str, Any]:
     return before_the_end("trash", {"players": 3}, turns=3)
 
 
 MATCHES: dict[str, tuple[Callable[[], dict[str, Any]], str]] = {
     "sefode": (lambda: {"bots": 3, "options": {"players": 4, "lives": 1, "max_cards": 3}}, FODINHA_DRIVE),
-    "7letras": (lambda: {"bots": 2, "options": {"variant": "7letras", "players": 3, "max_cards": 2}}, FODINHA_DRIVE),
+    "7letras": (
+        lambda: {"bots": 2, "options": SEVEN_LETTERS, "start": _seven_letters_last_hands()},
+        FODINHA_DRIVE,
+    ),
     "sefodejunto": (
         lambda: {"bots": 3, "options": {"players": 4, "teams": True, "lives": 1, "max_cards": 3}},
         FODINHA_DRIVE,
