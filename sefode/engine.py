@@ -111,6 +111,16 @@ class Outcome:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a match stands, in public facts only (``Game.standing``): the round it is in (a hand, a deal; any number
+    that changes when one ends) and each seat's score so far, one per seat, higher is better (lives left, points won;
+    a game that counts against a seat gives the figure negated)."""
+
+    round: int
+    scores: tuple[float, ...]
+
+
 class SeatStatus(StrEnum):
     """A seat's standing in a match, as the platform needs it (``Game.seat_status``): who may vote a pause, who is
     offered to leave, what the shell shows. Sent in every ``state`` message (docs/protocol.md)."""
@@ -426,6 +436,13 @@ class Game(ABC, Generic[S]):
         """How a match the guard stopped ends: by default with no winner (every seat last, docs/rulings.md §3.12)."""
         n = self.seats(state)
         return Outcome((n,) * n, self.units(state), no_winner=True)
+
+    def standing(self, state: S) -> Standing | None:
+        """Where the match stands: its round and each seat's score (:class:`Standing`), the same in every state a seat
+        cannot tell apart. Optional: the hard bot of a game without search hooks then ends each simulation where the
+        round ends and values it by how each seat's score moved against the others', instead of playing every
+        simulation to the end of the match. The default, None: no rounds or no scores."""
+        return None
 
     def stand_in_seats(self, state: S) -> frozenset[Seat]:
         """Seats whose player has left for good but whose turns must still be played (by a bot)."""

@@ -14,8 +14,8 @@ from sefode.bots.base import Seen
 from sefode.bots.knowledge import BotKnowledge
 from sefode.bots.levels import HardPlayer, PolicyRollouts, generic_hooks, policy_search
 from sefode.bots.policies import GamePolicies
-from sefode.bots.search import SearchHooks, ismcts
-from sefode.engine import Action, Game
+from sefode.bots.search import RoundCut, SearchHooks, ismcts
+from sefode.engine import Action, Game, Standing
 from sefode.games.fodinha import Fodinha
 from sefode.games.fodinha.bots import FodinhaPolicies
 
@@ -119,3 +119,55 @@ def test_the_search_plays_the_policy_s_move_unless_it_found_better_with_enough_s
     assert hooks.settle(seen, legal, other, clear, rng) == other
     hooks.trust = 0
     assert hooks.settle(seen, legal, other, few, rng) == other
+
+
+class _Recording(PolicyRollouts):
+    """The policy search, noting the round of every state a rollout decision is made in."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        super().__init__(game, FodinhaPolicies())
+        self.rounds: list[int] = []
+
+    def rollout(self, state: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.rounds.append(state.hand_no)
+        return super().rollout(state, seat, legal, rng)
+
+
+class _NoStanding(_PoliciesOnly):
+    def standing(self, state: Any) -> Standing | None:
+        return None
+
+
+def test_a_game_that_says_where_it_stands_has_its_simulations_end_with_the_round() -> None:
+    game = _PoliciesOnly()
+    state, seat = _decision(game, at=12)  # the first bid of a three-card hand
+    root = game.standing(state)
+    assert root is not None
+    hooks = _Recording(game)
+    seen = Seen(game, state, seat)
+    ismcts(game, seen.determinize, seat, seen.legal_actions(), hooks, random.Random(1), 1e7, 40)
+    assert hooks.rounds and set(hooks.rounds) == {root.round}
+    # Without a standing, each simulation plays on to the end of the match.
+    blind = _NoStanding()
+    hooks = _Recording(blind)
+    ismcts(blind, Seen(blind, state, seat).determinize, seat, seen.legal_actions(), hooks, random.Random(1), 1e7, 40)
+    assert max(hooks.rounds) > root.round
+
+
+def test_a_round_cut_rewards_each_seat_by_its_score_s_move_against_the_others() -> None:
+    game = _PoliciesOnly()
+    state, _ = _decision(game)
+    start = game.standing(state)
+    assert start is not None
+    cut = RoundCut(game, start)
+    assert not cut.ended(state)
+    after = game.clone(state)
+    after.score[0] -= 1  # seat 0 lost a life, seat 3 two, the others none
+    after.score[3] -= 2
+    after.hand_no += 1
+    assert cut.ended(after)
+    rewards = cut.rewards(after)
+    assert rewards[1] == rewards[2] == max(rewards)
+    assert rewards[3] == min(rewards) == 0.0
+    assert rewards[3] < rewards[0] < 0.5 < rewards[1]
+    assert cut.rewards(state) == [0.5] * 4  # nobody moved: level

@@ -16,7 +16,10 @@ What a game may add, through the :class:`SearchHooks` of its knowledge for the b
 * ``others_move`` -- a model of the other seats' moves inside the tree (default: none, they are searched by UCB1).
 
 A game that hands over policies and no hooks is searched with its normal policy in the rollouts and as the model of
-the other seats (``sefode.bots.levels.PolicyRollouts``).
+the other seats (``sefode.bots.levels.PolicyRollouts``). A game whose hooks set neither ``horizon`` nor ``rewards``
+but that says where it stands (``Game.standing``: its round and each seat's score) has each simulation end where the
+round ends, valued by how each seat's score moved against the others' (:class:`RoundCut`), so a budget buys many
+short simulations rather than a few whole matches.
 
 No simulation goes past the game's longest match (``Game.max_decisions``, the guard against endless play): one cut
 there is valued by ``rewards`` (or, without them, as even for every seat).
@@ -35,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sefode.engine import Action, Game
+from sefode.engine import Action, Game, Standing
 
 
 class SearchHooks:
@@ -93,6 +96,37 @@ def placement_rewards(game: Game[Any], state: Any) -> list[float]:
     if outcome is None:
         return [0.5] * n
     return [(n - p) / max(1, n - 1) for p in outcome.placements]
+
+
+class RoundCut:
+    """The horizon and the rewards of a search in a game that says where it stands (``Game.standing``) and has no
+    hooks of its own for them: a simulation ends once the round it started in has ended (or the match has), and each
+    seat's reward is how its score moved since the root, against the mean of every seat's move. The rewards are
+    scaled into 0..1 by the widest such spread this search has met so far (0.5: level with the others)."""
+
+    __slots__ = ("base", "game", "round", "scale")
+
+    def __init__(self, game: Game[Any], root: Standing) -> None:
+        self.game = game
+        self.round = root.round
+        self.base = root.scores
+        self.scale = 0.0
+
+    def ended(self, state: Any) -> bool:
+        standing = self.game.standing(state)
+        return standing is None or standing.round != self.round
+
+    def rewards(self, state: Any) -> list[float]:
+        standing = self.game.standing(state)
+        scores = standing.scores if standing is not None else self.base
+        base = self.base
+        moved = [score - (base[s] if s < len(base) else 0.0) for s, score in enumerate(scores)]
+        mean = sum(moved) / len(moved)
+        spread = [m - mean for m in moved]
+        self.scale = max(self.scale, max(abs(x) for x in spread))
+        if self.scale == 0.0:
+            return [0.5] * len(spread)
+        return [0.5 + 0.5 * x / self.scale for x in spread]
 
 
 class Node:
@@ -180,15 +214,21 @@ class _Search:
     prunes: bool
     models: bool
     """The hooks model the other seats' moves (``SearchHooks.others_move``)."""
+    cut: RoundCut | None = None
+    """Where simulations end and how they are valued, from the game's standing (None: the hooks say)."""
     root: Node = field(default_factory=Node)
+
+    def stops(self, state: Any) -> bool:
+        """Has a simulation reached its horizon (the hooks', or the end of the round with a ``cut``)?"""
+        return self.cut.ended(state) if self.cut is not None else self.hooks.horizon(self.start, state)
 
     def descend(self, state: Any) -> _Walk:
         """Selection and expansion: walk the tree by UCB1 (decoupled at simultaneous nodes), applying the actions to
         ``state``, until a node is added, the horizon is reached or the match ends."""
-        game, hooks = self.game, self.hooks
+        game = self.game
         walk = _Walk()
         node = self.root
-        while walk.depth < self.max_depth and not hooks.horizon(self.start, state):
+        while walk.depth < self.max_depth and not self.stops(state):
             waiting = game.awaiting(state)
             if not waiting:
                 break
@@ -295,7 +335,7 @@ class _Search:
         """Finish the simulation with the rollout policy, up to the horizon or the guard. With a ``deadline``, give
         up once it has passed and return False: the simulation is left unfinished."""
         game, hooks = self.game, self.hooks
-        while depth < self.remaining and not hooks.horizon(self.start, state):
+        while depth < self.remaining and not self.stops(state):
             waiting = game.awaiting(state)
             if not waiting:
                 break
@@ -381,6 +421,7 @@ def ismcts(
     deadline = clock() + think_ms / 1000.0
     iterations = 0
     use_default_rewards = type(hooks).rewards is SearchHooks.rewards
+    own_horizon = type(hooks).horizon is not SearchHooks.horizon
     # Hooks compare a simulation with where it started; any determinization shows them the same public
     # facts (scores, hand number), so one serves as the reference for every iteration.
     start = determinize(rng)
@@ -388,6 +429,8 @@ def ismcts(
     # The guard against endless play: no simulation goes past the game's longest match (``Game.max_decisions``). A
     # simulation cut there is valued by the game's ``rewards`` when it has them, else as even for every seat.
     remaining = max(1, game.max_decisions(game.options(start)) - len(game.history_actions(start)))
+    standing = None if own_horizon or not use_default_rewards else game.standing(start)
+    cut = None if standing is None else RoundCut(game, standing)
     search = _Search(
         game=game,
         seat=seat,
@@ -400,6 +443,7 @@ def ismcts(
         remaining=remaining,
         prunes=type(hooks).candidates is not SearchHooks.candidates,
         models=type(hooks).others_move is not SearchHooks.others_move,
+        cut=cut,
     )
     while True:
         if max_iterations is not None and iterations >= max_iterations:
@@ -411,7 +455,12 @@ def ismcts(
         walk = search.descend(state)
         if not search.rollout(state, walk.depth, deadline if strict else None):
             break
-        values = placement_rewards(game, state) if use_default_rewards else hooks.rewards(start, state)
+        if cut is not None:
+            values = cut.rewards(state)
+        elif use_default_rewards:
+            values = placement_rewards(game, state)
+        else:
+            values = hooks.rewards(start, state)
         if root_stats is not None and walk.root_action is not None:
             _record_root(root_stats, walk.root_action, values, hooks.measures(start, state, seat), seat)
         search.backpropagate(walk, values)

@@ -77,6 +77,7 @@ __all__ = [
     "test_the_exported_history_replays_to_the_same_report",
     "test_the_game_loaded_and_declares_a_complete_spec",
     "test_the_report_and_the_events_keep_the_platforms_conventions",
+    "test_the_standing_is_public_has_a_score_per_seat_and_its_round_never_goes_back",
     "test_the_state_message_says_if_the_match_is_over_and_each_seats_standing",
     "test_the_view_schema_names_keys_the_view_has",
     "test_views_of_many_seats_equal_each_seats_view",
@@ -500,6 +501,29 @@ def view_schema_problems(game: Game[Any], seed: int = 13) -> list[str]:
             if schema.scores in view and not (isinstance(scores, list) and len(scores) == seats):
                 problems.add(f"the view schema's scores {schema.scores!r} is not a list with one entry per seat")
     return sorted(problems)
+
+
+def test_the_standing_is_public_has_a_score_per_seat_and_its_round_never_goes_back(sefode_game_name: str) -> None:
+    """``Game.standing`` (optional; the generic search ends its simulations where a round ends): the same in every
+    state a seat cannot tell apart, one finite score per seat, a round number that never decreases."""
+    game = game_under_test(sefode_game_name)
+    rng = random.Random(6)
+    for _options, _seed, final, steps in playouts(game, seed=6, count=3):
+        if game.standing(final) is None:
+            return  # the game does not say where it stands
+        last_round = -(1 << 62)
+        for _seat, _entry, before in steps:
+            if before is None:
+                continue
+            standing = game.standing(before)
+            assert standing is not None, "a game that gives a standing gives it in every state"
+            assert len(standing.scores) == game.seats(before), "one score per seat"
+            assert all(abs(x) < float("inf") for x in standing.scores)
+            assert standing.round >= last_round, "the round went back"
+            last_round = standing.round
+            for seat in range(game.seats(before)):
+                other = game.resample(before, seat, random.Random(rng.randrange(1 << 30)))
+                assert game.standing(other) == standing, f"seat {seat} could tell the standing from hidden cards"
 
 
 def test_the_view_schema_names_keys_the_view_has(sefode_game_name: str) -> None:

@@ -32,6 +32,7 @@ from sefode.engine import (
     Outcome,
     Seat,
     SeatStatus,
+    Standing,
     Variant,
     View,
     check_seat,
@@ -378,6 +379,11 @@ class Fodinha(MatchGame[FodinhaState]):
         return {"key": f"action.{word}", "params": {}, "text": word}
 
     # ================================================================= outcome
+    def standing(self, state: FodinhaState) -> Standing | None:
+        """The hand and each seat's lives (its pair's, in Se Fode Junto); in 7 Letras the letters taken, negated."""
+        sign = -1 if state.opts.sete_letras else 1
+        return Standing(state.hand_no, tuple(float(sign * state.score[state.unit[s]]) for s in range(state.seats)))
+
     def outcome(self, state: FodinhaState) -> Outcome | None:
         if state.placements is None:
             return None

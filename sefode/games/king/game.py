@@ -29,6 +29,7 @@ from sefode.engine import (
     OptionSpec,
     Outcome,
     Seat,
+    Standing,
     View,
     check_seat,
 )
@@ -307,6 +308,10 @@ class King(MatchGame[KingState]):
         return frozenset(s for s in range(SEATS) if state.left[s])
 
     # ================================================================= outcome
+    def standing(self, state: KingState) -> Standing:
+        """The hand and each seat's points over the finished hands."""
+        return Standing(state.hand_no, tuple(float(t) for t in state.totals))
+
     def outcome(self, state: KingState) -> Outcome | None:
         if state.placements is None:
             return None
