@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 from db_template import fresh_sqlite
 from playwright.sync_api import Browser, Playwright, ViewportSize, expect, sync_playwright
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("SEFODE_CHROMIUM", "/usr/bin/chromium-headless-shell"))
@@ -44,13 +44,6 @@ when the whole suite shares 2 loaded cores (a Guimenon placement shown as pendin
 expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _sefode_command() -> list[str]:
     exe = Path(sys.executable).with_name("sefode")
     if exe.exists():
@@ -62,7 +55,7 @@ class Server:
     """One ``sefode serve`` process; ``kill()`` sends SIGKILL and ``start()`` brings it back on the same port and DB."""
 
     def __init__(self, workdir: Path, env: dict[str, str]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = workdir / "sefode.sqlite3"
         self.log_path = workdir / "server.log"

@@ -22,7 +22,8 @@ from typing import Any
 
 import httpx
 import redis
-from server_helpers import READY_S, free_port, postgres_url, spawn_server, wait_ready
+from ports import free_port
+from server_helpers import READY_S, postgres_url, spawn_server, wait_ready
 
 REDIS_URL = os.environ.get("SEFODE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

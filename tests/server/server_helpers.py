@@ -13,7 +13,6 @@ import json
 import os
 import secrets
 import select
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +25,7 @@ import httpx
 import psycopg
 import uvicorn
 from db_template import fresh_sqlite_url
+from ports import listening_socket
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -49,13 +49,6 @@ LOOSE = Limits(
 """Limits no ordinary test reaches (many players share 127.0.0.1); the limit tests pass their own."""
 
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class LiveServer:
@@ -85,7 +78,8 @@ def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
     }
     settings.update(options)
     app = create_app(fresh_sqlite_url(database_url), **settings)
-    port = free_port()
+    sock = listening_socket()  # bound here and handed over: no other process can take the port meanwhile
+    port: int = sock.getsockname()[1]
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -96,7 +90,7 @@ def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
         ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + READY_S  # a hang detector only, as for a server process (READY_S)
     while not server.started:
@@ -110,6 +104,7 @@ def running_server(database_url: str, **options: Any) -> Iterator[LiveServer]:
         live.http.close()
         server.should_exit = True
         thread.join(WAIT_S)
+        sock.close()
 
 
 @contextlib.contextmanager

@@ -32,7 +32,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from cluster_helpers import Rig, cluster, wait_for
-from server_helpers import free_port, run_async
+from ports import free_port
+from server_helpers import run_async
 from websockets.asyncio.client import ClientConnection, connect
 
 from sefode.engine import apply_entry, get_game

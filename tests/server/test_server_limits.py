@@ -10,7 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import LOOSE, WAIT_S, LiveServer, free_port, running_server, serve_subprocess
+from ports import free_port
+from server_helpers import LOOSE, WAIT_S, LiveServer, running_server, serve_subprocess
 from websockets.exceptions import ConnectionClosed
 
 from sefode.server.limits import Limiter, Limits

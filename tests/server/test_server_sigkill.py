@@ -10,7 +10,8 @@ import signal
 import time
 from pathlib import Path
 
-from server_helpers import LiveServer, free_port, serve_subprocess
+from ports import free_port
+from server_helpers import LiveServer, serve_subprocess
 from table_helpers import drive, settle, start, table, wait_state
 
 

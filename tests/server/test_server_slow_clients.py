@@ -14,7 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import WAIT_S, LiveServer, free_port, running_server, serve_subprocess
+from ports import free_port
+from server_helpers import WAIT_S, LiveServer, running_server, serve_subprocess
 
 from sefode.server import logs
 

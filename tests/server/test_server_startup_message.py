@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server_helpers import WAIT_S, free_port, wait_ready
+from ports import free_port
+from server_helpers import WAIT_S, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import WAIT_S, free_port, spawn_server, wait_ready
+from ports import free_port
+from server_helpers import WAIT_S, spawn_server, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 
