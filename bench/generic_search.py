@@ -114,7 +114,10 @@ def main() -> int:
     options: dict[str, Any] = {}
     for item in args.option:
         key, _, value = item.partition("=")
-        options[key] = json.loads(value) if value[:1] in '0123456789-[{tfn"' else value
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:  # a plain word: variant=7letras
+            options[key] = value
     game = get_game(args.game)
     key = game.spec.seats_option
     n = args.players or int(game.validate_options(options).get(key or "", game.spec.min_seats) or game.spec.min_seats)
