@@ -14,7 +14,7 @@ from sefode.bots.base import Player, Seen
 from sefode.bots.levels import EasyPlayer, HardPlayer, NormalPlayer
 from sefode.bots.players import make_player, player_kinds
 from sefode.engine import Game
-from sefode.games.fodinha.bots import one_card_win_probability
+from sefode.games.fodinha.bots import KNOWLEDGE, one_card_win_probability
 from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.game import BID, Fodinha
 from sefode.games.fodinha.state import FodinhaState
@@ -285,6 +285,24 @@ def test_normal_melts_a_card_on_purpose_to_avoid_a_trick() -> None:
     bid(state, {1: 1, 2: 0, 3: 0, 0: 1})
     play(state, 1, "Kd")
     assert card(decide(make_player("normal", 1), state, 2)) == "Kc"
+
+
+def test_the_hard_search_has_the_other_seats_bid_and_play_as_a_normal_player_would() -> None:
+    # Inside the tree, a seat other than the searching one is not searched as if it saw the simulated deal: it bids
+    # and plays as the normal policy would from its own cards (here: three top manilhas, bid 3; then, its bid made,
+    # it ducks under the Kd led).
+    hooks = KNOWLEDGE.hooks
+    rng = random.Random(1)
+    state = hand_at(3, [["5c", "6c", "Qc"], ["4c", "7h", "As"], ["5h", "6h", "Qh"], ["5s", "6s", "Qs"]])
+    assert hooks.others_move(state, 1, GAME.legal_actions(state, 1), rng) == BID + 3
+    state = hand_at(3, [["5c", "6c", "Qc"], ["Kd", "7c", "5d"], ["3c", "5h", "6h"], ["5s", "6s", "Qs"]])
+    bid(state, {1: 1, 2: 0, 3: 0, 0: 1})
+    play(state, 1, "Kd")
+    moved = hooks.others_move(state, 2, GAME.legal_actions(state, 2), rng)
+    assert moved is not None and card(moved) in ("5h", "6h")
+    # A seat with one legal action makes it.
+    (only,) = GAME.legal_actions(state, 2)[:1]
+    assert hooks.others_move(state, 2, [only], rng) == only
 
 
 @pytest.mark.parametrize("kind", ["normal", "hard"])
