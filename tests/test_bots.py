@@ -301,7 +301,7 @@ def test_the_hard_search_has_the_other_seats_bid_and_play_as_a_normal_player_wou
     moved = hooks.others_move(state, 2, GAME.legal_actions(state, 2), rng)
     assert moved is not None and card(moved) in ("5h", "6h")
     # A seat with one legal action makes it.
-    (only,) = GAME.legal_actions(state, 2)[:1]
+    only = GAME.legal_actions(state, 2)[0]
     assert hooks.others_move(state, 2, [only], rng) == only
 
 
