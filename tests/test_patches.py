@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sefode.server.patches import Held, diff, fold, pack
+from sefode.server.patches import Held, Updates, diff, fold, pack
 
 ITEMS: list[Any] = [0, 1, True, False, "x", "y", None, [1], [1, 2], {"a": 1}]
 
@@ -134,3 +134,46 @@ def test_the_legal_list_of_the_last_turn_stays_while_the_seat_waits_and_its_next
     # A spectator (no seat) is never given legal actions.
     spectator = Held(_state(seat=None, awaiting=[0], legal=[]))
     assert spectator.fold({"type": "update", "seq": 8, "events": [], "awaiting": [1]})["legal"] == []
+
+
+class _Conn:
+    def __init__(self) -> None:
+        self.last_join: dict[str, Any] | None = {"type": "join", "room": "r", "updates": True}
+
+
+def test_updates_fold_to_the_full_states_when_a_views_keys_change_kind_come_go_or_the_view_is_no_object() -> None:
+    """``Updates`` compares a view key by key, a container by its encoded bytes and a string, number, boolean or
+    null as it is; a key turned from one kind into another (``1`` into ``true``, a number into a list), a key that
+    came or went, and a view that is not an object (or stops being one) still fold into the full state."""
+    shared = [1, 2]  # one object in both seats' views, as ``Game.views`` shares public parts
+    views: list[Any] = [
+        {"a": 1, "b": shared, "c": "x"},
+        {"a": True, "b": shared, "c": "x"},  # 1 -> true: equal in Python, not in JSON
+        {"a": [1], "b": [1, 2, 3], "d": None},  # a number -> a list, an append, a key gone, a key come
+        {"a": 1.0, "b": {"k": [1]}, "d": {"n": 0}},  # a list -> a float, a list -> an object, null -> an object
+        ["not", "an", "object"],
+        {"a": 1, "b": shared},
+        {"a": 1, "b": shared},  # nothing changed
+    ]
+    updates = Updates()
+    conns = [_Conn(), _Conn()]
+    helds: list[Held] = []
+    for step, view in enumerate(views):
+        messages: dict[int | None, dict[str, Any]] = {
+            seat: {**_state(seat=seat, version=step, awaiting=[], legal=[]), "view": view} for seat in (0, 1)
+        }
+        for seat in (0, 1):
+            del messages[seat]["seq"]
+        texts = updates.texts([(conns[0], 0), (conns[1], 1)], messages, lambda m: json.dumps(m))
+        for seat, (_conn, text) in enumerate(texts):
+            message = json.loads(text)
+            if step == 0:
+                assert message["type"] == "state"
+                helds.append(Held(message))
+                continue
+            assert message["type"] == "update"
+            folded = helds[seat].fold(message)
+            assert json.dumps(folded["view"]) == json.dumps(view), (step, message)
+            assert folded["seat"] == seat and folded["version"] == step
+    # The last update, nothing changed, says so: no set, no ops.
+    assert "set" not in message and "ops" not in message

@@ -151,28 +151,95 @@ def _plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))
 
 
-def _changed(a: Any, b: Any) -> bool:
-    return bool(diff(a, b, [], []))
+Encoded = dict[str, Any] | bytes
+"""A view as an update's diff keeps it: each of its keys' values, a container encoded (``bytes``) and a string,
+number, boolean or null as it is (a view is an object), or the whole view encoded when it is not an object. The
+encoded bytes, not the containers, are kept: a key whose bytes did not change needs no walk and no copy, and only the
+keys that changed are decoded to be diffed."""
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _decoded(view: Encoded) -> Any:
+    if isinstance(view, bytes):
+        return orjson.loads(view)
+    return {k: orjson.loads(v) if type(v) is bytes else v for k, v in view.items()}
+
+
+class _Encoder:
+    """The encodings and diffs of one action's states, each made once: the seats' views share their public parts
+    (``Game.views`` builds them once, the same objects), so a container is encoded once however many views hold it,
+    and a key's change, the same bytes before and after in several seats, is diffed once."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Any, bytes]] = {}
+        """Encodings of the containers met, by identity (the value is kept, so its id stays its own)."""
+        self._ops: dict[tuple[str, bytes, bytes], list[Op]] = {}
+
+    def view(self, view: Any) -> Encoded:
+        if type(view) is not dict:
+            return orjson.dumps(view)
+        by_id = self._by_id
+        out: dict[str, Any] = {}
+        for key, value in view.items():
+            kind = type(value)
+            if kind in _SCALARS:
+                out[key] = value
+                continue
+            made = by_id.get(id(value))
+            if made is None or made[0] is not value:
+                made = by_id[id(value)] = (value, orjson.dumps(value))
+            out[key] = made[1]
+        return out
+
+    def _key_ops(self, key: str, before: bytes, after: bytes) -> list[Op]:
+        made = self._ops.get((key, before, after))
+        if made is None:
+            made = self._ops[(key, before, after)] = diff(orjson.loads(before), orjson.loads(after), [key])
+        return made
+
+    def view_ops(self, before: Encoded, after: Encoded) -> list[Op]:
+        """``diff`` of two views as ``view`` encodes them: the same ops, walking only the keys whose bytes changed."""
+        if isinstance(before, bytes) or isinstance(after, bytes):
+            return [] if before == after else diff(_decoded(before), _decoded(after))
+        ops: list[Op] = []
+        for key, now in after.items():
+            if key not in before:
+                ops.append(["=", [key], orjson.loads(now) if type(now) is bytes else now])
+                continue
+            was = before[key]
+            if was == now and type(was) is type(now):
+                continue
+            if type(was) is bytes and type(now) is bytes:
+                ops.extend(self._key_ops(key, was, now))
+            else:  # a string, number, boolean or null changed, or a container came or went in its place
+                ops.append(["=", [key], orjson.loads(now) if type(now) is bytes else now])
+        for key in before:
+            if key not in after:
+                ops.append(["-", [key]])
+        return ops
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """The last state a connection was sent: numbered ``seq``, in plain JSON, split into the part every seat shares
-    and the seat's own, and the ``legal`` list of the seat's last turn (``sefode.fold.Held``)."""
+    """The last state a connection was sent: numbered ``seq``, the part every seat shares (each key encoded), the
+    seat's own (its ``version``, ``deadline`` encoded, and ``view`` as ``Encoded``), and the ``legal`` list of the
+    seat's last turn (``sefode.fold.Held``) in plain JSON."""
 
     seq: int
     match_id: str
     seat: int | None
-    common: dict[str, Any]
-    own: dict[str, Any]
+    common: dict[str, bytes]
+    version: int
+    deadline: bytes
+    view: Encoded
     legal: list[Any]
     labels: dict[str, bytes]
     """The label of every legal item the connection was given since its full state, by its action's JSON text."""
 
 
-def _common_fields(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """The keys of the part every seat shares that changed, with their new values."""
-    return {k: after[k] for k in COMMON_KEYS if _changed(before[k], after[k])}
+def _common(message: dict[str, Any]) -> dict[str, bytes]:
+    return {k: orjson.dumps(message[k]) for k in COMMON_KEYS}
 
 
 def _labels(items: list[Any], known: dict[str, bytes] | None = None) -> dict[str, bytes]:
@@ -214,23 +281,25 @@ def _legal_ops(sent: Sent, legal: list[Any]) -> list[Op]:
     return whole if out and len(orjson.dumps(out)) >= len(orjson.dumps(whole)) else out
 
 
-def _own_text(sent: Sent, own: dict[str, Any], awaited: bool) -> str:
+def _own_text(
+    sent: Sent, version: int, deadline: bytes, view: Encoded, legal: list[Any] | None, encoder: _Encoder
+) -> str:
     """The seat's own part of an update (``version`` when it did not move by one, ``deadline``, the view's ``set``
-    and ``ops``, ``legal``), as JSON object members: empty, or starting with a comma."""
+    and ``ops``, ``legal`` when the seat is awaited), as JSON object members: empty, or starting with a comma."""
     out: dict[str, Any] = {}
-    if own["version"] != sent.own["version"] + 1:
-        out["version"] = own["version"]
-    if _changed(sent.own["deadline"], own["deadline"]):
-        out["deadline"] = own["deadline"]
-    sets, ops = pack(diff(sent.own["view"], own["view"]))
+    if version != sent.version + 1:
+        out["version"] = version
+    if deadline != sent.deadline:
+        out["deadline"] = orjson.loads(deadline)
+    sets, ops = pack(encoder.view_ops(sent.view, view))
     if sets:
         out["set"] = sets
     if ops:
         out["ops"] = ops
-    if awaited:
-        legal = _legal_ops(sent, own["legal"])
-        if legal:
-            out["legal"] = legal
+    if legal is not None:
+        legal_ops = _legal_ops(sent, legal)
+        if legal_ops:
+            out["legal"] = legal_ops
     return orjson.dumps(out).decode()[1:-1]
 
 
@@ -255,10 +324,18 @@ class Updates:
         self.seq += 1
         out = {**message, "seq": self.seq}
         if self.wanted(conn):
-            own = _plain({k: message[k] for k in OWN_KEYS})
-            common = _plain({k: message[k] for k in COMMON_KEYS})
-            legal = own["legal"]
-            self.sent[conn] = Sent(self.seq, message["match_id"], message["seat"], common, own, legal, _labels(legal))
+            legal = _plain(message["legal"])
+            self.sent[conn] = Sent(
+                self.seq,
+                message["match_id"],
+                message["seat"],
+                _common(message),
+                message["version"],
+                orjson.dumps(message["deadline"]),
+                _Encoder().view(message["view"]),
+                legal,
+                _labels(legal),
+            )
         else:
             self.sent.pop(conn, None)
         return out
@@ -279,10 +356,25 @@ class Updates:
         seq = self.seq
         first = next(iter(messages.values()))
         takers = any(self.wanted(conn) for conn, _seat in conns)
-        common = _plain({k: first[k] for k in COMMON_KEYS}) if takers else {}
+        common = _common(first) if takers else {}
         events = first["events"]
         match_id = first["match_id"]
-        own = {seat: _plain({k: m[k] for k in OWN_KEYS}) if takers else {} for seat, m in messages.items()}
+        encoder = _Encoder()
+        views: dict[int | None, Encoded] = {}
+        legals: dict[int | None, list[Any]] = {}
+
+        def view_of(seat: int | None) -> Encoded:
+            made = views.get(seat)
+            if made is None:
+                made = views[seat] = encoder.view(messages[seat]["view"])
+            return made
+
+        def legal_of(seat: int | None) -> list[Any]:
+            made = legals.get(seat)
+            if made is None:
+                made = legals[seat] = _plain(messages[seat]["legal"])
+            return made
+
         shared: dict[int, str] = {}
         """Per common part of a base (by id): the part of the update's text every seat shares, encoded once."""
         texts: dict[tuple[int | None, int, int, int], tuple[str, list[Any], dict[str, bytes]]] = {}
@@ -294,36 +386,43 @@ class Updates:
             if sent is not None:
                 bases.append(sent)
             takes = self.wanted(conn)
+            message = messages[seat]
+            deadline = orjson.dumps(message["deadline"])
             if not takes or sent is None or sent.match_id != match_id or sent.seat != seat:
                 key: tuple[int | None, int, int, int] = (seat, -1, 0, 0)
                 made = texts.get(key)
                 if made is None:
-                    made = texts[key] = (encode({**messages[seat], "seq": seq}), [], {})
+                    made = texts[key] = (encode({**message, "seq": seq}), [], {})
                 text = made[0]
                 if takes:
-                    legal = own[seat]["legal"]
-                    self.sent[conn] = Sent(seq, match_id, seat, common, own[seat], legal, _labels(legal))
+                    legal = legal_of(seat)
+                    self.sent[conn] = Sent(
+                        seq, match_id, seat, common, message["version"], deadline, view_of(seat), legal, _labels(legal)
+                    )
                 else:
                     self.sent.pop(conn, None)
                 out.append((conn, text))
                 continue
-            awaited = seat is not None and seat in common["awaiting"]
+            awaited = seat is not None and seat in first["awaiting"]
             key = (seat, sent.seq, id(sent.legal), id(sent.labels))
             made = texts.get(key)
             if made is None:
                 head = shared.get(id(sent.common))
                 if head is None:
-                    fields = _common_fields(sent.common, common)
+                    fields = {k: first[k] for k in COMMON_KEYS if sent.common[k] != common[k]}
                     head = shared[id(sent.common)] = orjson.dumps(
                         {"type": "update", "seq": seq, "events": events, **fields}
                     ).decode()[:-1]
                 base = f',"base":{sent.seq}' if sent.seq != seq - 1 else ""
-                tail = _own_text(sent, own[seat], awaited)
                 legal, labels = sent.legal, sent.labels
                 if awaited:
-                    legal, labels = own[seat]["legal"], _labels(own[seat]["legal"], sent.labels)
+                    legal = legal_of(seat)
+                    labels = _labels(legal, sent.labels)
+                tail = _own_text(sent, message["version"], deadline, view_of(seat), legal if awaited else None, encoder)
                 made = texts[key] = (f"{head}{base}{',' if tail else ''}{tail}}}", legal, labels)
             text, legal, labels = made
-            self.sent[conn] = Sent(seq, match_id, seat, common, own[seat], legal, labels)
+            self.sent[conn] = Sent(
+                seq, match_id, seat, common, message["version"], deadline, view_of(seat), legal, labels
+            )
             out.append((conn, text))
         return out
