@@ -174,7 +174,7 @@ class _Encoder:
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Any, bytes]] = {}
         """Encodings of the containers met, by identity (the value is kept, so its id stays its own)."""
-        self._ops: dict[tuple[str, bytes, bytes], list[Op]] = {}
+        self._ops: dict[tuple[str, bytes, bytes], tuple[dict[str, Any], list[Op]]] = {}
 
     def view(self, view: Any) -> Encoded:
         if type(view) is not dict:
@@ -192,32 +192,35 @@ class _Encoder:
             out[key] = made[1]
         return out
 
-    def _key_ops(self, key: str, before: bytes, after: bytes) -> list[Op]:
+    def _key_ops(self, key: str, before: bytes, after: bytes) -> tuple[dict[str, Any], list[Op]]:
         made = self._ops.get((key, before, after))
         if made is None:
-            made = self._ops[(key, before, after)] = diff(orjson.loads(before), orjson.loads(after), [key])
+            made = self._ops[(key, before, after)] = pack(diff(orjson.loads(before), orjson.loads(after), [key]))
         return made
 
-    def view_ops(self, before: Encoded, after: Encoded) -> list[Op]:
-        """``diff`` of two views as ``view`` encodes them: the same ops, walking only the keys whose bytes changed."""
+    def view_ops(self, before: Encoded, after: Encoded) -> tuple[dict[str, Any], list[Op]]:
+        """``pack(diff(...))`` of two views as ``view`` encodes them: the same ops, walking only the keys whose bytes
+        changed (a key's change, packed, is made once for every seat that shares it)."""
         if isinstance(before, bytes) or isinstance(after, bytes):
-            return [] if before == after else diff(_decoded(before), _decoded(after))
-        ops: list[Op] = []
+            return ({}, []) if before == after else pack(diff(_decoded(before), _decoded(after)))
+        sets: dict[str, Any] = {}
+        rest: list[Op] = []
         for key, now in after.items():
-            if key not in before:
-                ops.append(["=", [key], orjson.loads(now) if type(now) is bytes else now])
-                continue
-            was = before[key]
-            if was == now and type(was) is type(now):
-                continue
-            if type(was) is bytes and type(now) is bytes:
-                ops.extend(self._key_ops(key, was, now))
-            else:  # a string, number, boolean or null changed, or a container came or went in its place
-                ops.append(["=", [key], orjson.loads(now) if type(now) is bytes else now])
+            if key in before:
+                was = before[key]
+                if was == now and type(was) is type(now):
+                    continue
+                if type(was) is bytes and type(now) is bytes:
+                    key_sets, key_rest = self._key_ops(key, was, now)
+                    sets.update(key_sets)
+                    rest.extend(key_rest)
+                    continue
+            # a key came, or a string, number, boolean or null changed, or a container came or went in its place
+            sets[pointer((key,))] = orjson.loads(now) if type(now) is bytes else now
         for key in before:
             if key not in after:
-                ops.append(["-", [key]])
-        return ops
+                rest.append(["-", pointer((key,))])
+        return sets, rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +294,7 @@ def _own_text(
         out["version"] = version
     if deadline != sent.deadline:
         out["deadline"] = orjson.loads(deadline)
-    sets, ops = pack(encoder.view_ops(sent.view, view))
+    sets, ops = encoder.view_ops(sent.view, view)
     if sets:
         out["set"] = sets
     if ops:
