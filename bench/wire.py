@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python bench/wire.py [--matches 3] [--seed 1] [--json]
+    .venv/bin/python bench/wire.py [--matches 3] [--seed 1] [--json] [--parts] [--time]
 
 Plays seeded random matches of every game in-process, and sends each action's states to one connection per seat
 (no spectator) exactly as a room does (``present.state_message`` and ``patches.Updates``, the same code), once to
@@ -10,13 +10,19 @@ connections that take full states and once to connections that take updates. Rep
 over the seats (the payload: what the server writes), and the same streams as permessage-deflate with context
 takeover would send them (the server does not negotiate it: ``ws_per_message_deflate=False``); ``--parts``: the
 updates' bytes by key. Deterministic: no server, no clock counts.
+
+``--time`` also times what the room's ``Updates.texts`` spends per action on these matches, for connections that
+take full states and for connections that take updates (the same states, recorded once: the best of ``--repeat``
+passes, CPU time of this process; the ratio is the figure to compare, the microseconds depend on the machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
+import time
 import zlib
 from typing import Any
 
@@ -106,12 +112,65 @@ def match_bytes(
     return actions, sizes[False], sizes[True], n, deflated[False], deflated[True]
 
 
+def recorded_states(game: Game[Any], options: dict[str, Any], seed: int) -> list[dict[int | None, dict[str, Any]]]:
+    """Every state message set a room sends all seats over one seeded random match (secret actions left out: they
+    go to one seat), each copied whole so that the next action changes none, with what the seats' views share kept
+    shared (``Game.views``), as the room builds them."""
+    rng = random.Random(seed)
+    values = game.validate_options(options)
+    state = game.new_match(values, seed)
+    n = game.seats(state)
+    run = MatchRun("m", 1, game, state, seed, values, {}, [MatchSeat() for _ in range(n)])
+    run.awaiting = game.awaiting(state)
+    seats: list[int | None] = list(range(n))
+    out: list[dict[int | None, dict[str, Any]]] = []
+
+    def record(events: list[dict[str, Any]]) -> None:
+        common = state_common(run)
+        views = game.views(run.state, seats)
+        messages = {s: state_message(run, s, events, common, v) for s, v in zip(seats, views, strict=True)}
+        out.append(copy.deepcopy(messages))  # one deepcopy: what the views share stays shared
+
+    record([])
+    limit = min(20_000, game.max_decisions(values))
+    while game.awaiting(run.state) and len(out) <= limit:
+        seat = rng.choice(sorted(game.awaiting(run.state)))
+        events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
+        secret = run.secret(seat, events)
+        run.advance(seat, secret)
+        if not secret:
+            record(events)
+    return out
+
+
+def texts_cost(matches: list[list[dict[int | None, dict[str, Any]]]], updates: bool, repeat: int) -> float:
+    """CPU seconds per action ``Updates.texts`` takes over ``matches`` (the best of ``repeat`` passes), for one
+    connection per seat that takes updates, or full states."""
+    actions = sum(len(m) - 1 for m in matches)
+    best = float("inf")
+    for _ in range(repeat):
+        spent = 0.0
+        for states in matches:
+            links = [Link(s, updates) for s in states[0] if s is not None]
+            conns = [(link, link.seat) for link in links]
+            texts = Updates()
+            texts.texts(conns, states[0], encode)  # the joins' full states
+            start = time.process_time()
+            for messages in states[1:]:
+                texts.texts(conns, messages, encode)
+            spent += time.process_time() - start
+        best = min(best, spent)
+    return best / actions
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--parts", action="store_true", help="also the updates' bytes/action by key")
+    parser.add_argument("--time", action="store_true", help="also the CPU time Updates.texts takes per action")
+    parser.add_argument("--repeat", type=int, default=7, help="passes of --time (the best is kept)")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     for label, name, options in GAMES:
@@ -123,8 +182,19 @@ def main() -> int:
             actions, full, upd, seats, zfull, zupd = match_bytes(game, options, args.seed + m, parts)
             totals = [t + x for t, x in zip(totals, [actions, full, upd, zfull, zupd], strict=True)]
         actions, full, upd, zfull, zupd = totals
+        timing: dict[str, Any] = {}
+        if args.time:
+            recorded = [recorded_states(game, options, args.seed + m) for m in range(args.matches)]
+            full_us = texts_cost(recorded, False, args.repeat) * 1e6
+            updates_us = texts_cost(recorded, True, args.repeat) * 1e6
+            timing = {
+                "full_texts_us_per_action": round(full_us, 1),
+                "update_texts_us_per_action": round(updates_us, 1),
+                "texts_cost_ratio": round(updates_us / full_us, 2),
+            }
         rows.append(
             {
+                **timing,
                 "parts": {k: round(v / actions) for k, v in sorted(parts.items())},
                 "game": label,
                 "seats": seats,
@@ -151,6 +221,12 @@ def main() -> int:
             )
             if args.parts:
                 print(" " * 12, ", ".join(f"{k} {v}" for k, v in r["parts"].items()))
+            if args.time:
+                print(
+                    " " * 12,
+                    f"Updates.texts per action: full states {r['full_texts_us_per_action']} µs, "
+                    f"updates {r['update_texts_us_per_action']} µs ({r['texts_cost_ratio']}×)",
+                )
     return 0
 
 

@@ -177,3 +177,35 @@ def test_updates_fold_to_the_full_states_when_a_views_keys_change_kind_come_go_o
             assert folded["seat"] == seat and folded["version"] == step
     # The last update, nothing changed, says so: no set, no ops.
     assert "set" not in message and "ops" not in message
+
+
+def test_updates_fold_to_the_full_states_when_a_key_stops_being_shared_by_every_seat_or_becomes_shared() -> None:
+    """``Updates`` keeps what every seat's view shares (the same objects) once for all seats and diffs it once: a key
+    that every seat's view held at one action and only some at the next (a hand shown to all, then hidden), or the
+    other way, still folds into each seat's full state."""
+    public = {"trick": [[0, "Kc"]], "shown": [False, False]}
+    hands = [["4c", "Qh"], ["7d"]]
+    steps: list[list[dict[str, Any]]] = [
+        [{"seat": s, **public, "hands": hands} for s in (0, 1)],  # "hands" shared: the same object in both views
+        [{"seat": s, **public, "hands": [hands[0] if s == 0 else None, hands[1] if s == 1 else None]} for s in (0, 1)],
+        [{"seat": s, **public, "trick": [], "hands": hands} for s in (0, 1)],  # "trick" no longer the same object
+        [{"seat": s, "hands": hands, "extra": s} for s in (0, 1)],  # keys gone, one come, each seat's own
+        [{"seat": s, **public, "hands": hands} for s in (0, 1)],
+    ]
+    updates = Updates()
+    conns = [_Conn(), _Conn()]
+    helds: list[Held] = []
+    for step, views in enumerate(steps):
+        messages: dict[int | None, dict[str, Any]] = {}
+        for seat in (0, 1):
+            message = {**_state(seat=seat, version=step, awaiting=[], legal=[]), "view": views[seat]}
+            del message["seq"]
+            messages[seat] = message
+        texts = updates.texts([(conns[0], 0), (conns[1], 1)], messages, lambda m: json.dumps(m))
+        for seat, (_conn, text) in enumerate(texts):
+            message = json.loads(text)
+            if step == 0:
+                helds.append(Held(message))
+                continue
+            folded = helds[seat].fold(message)
+            assert folded["view"] == json.loads(json.dumps(views[seat])), (step, seat, message)

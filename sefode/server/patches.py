@@ -151,39 +151,51 @@ def _plain(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))
 
 
-Encoded = dict[str, Any] | bytes
-"""A view as an update's diff keeps it: each of its keys' values, a container encoded (``bytes``) and a string,
-number, boolean or null as it is (a view is an object), or the whole view encoded when it is not an object. The
-encoded bytes, not the containers, are kept: a key whose bytes did not change needs no walk and no copy, and only the
-keys that changed are decoded to be diffed."""
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A view as an update's diff keeps it: its keys whose values every seat's view of that action holds (the very
+    same objects: ``Game.views`` builds what the seats share once), kept once for all of them, and the seat's own
+    keys. Each key's value is kept encoded when it is a container (``bytes``), as it is when it is a string, number,
+    boolean or null: a key whose bytes did not change needs no walk and no copy, and only the keys that changed are
+    decoded to be diffed. The shared part of two actions is diffed once for every seat."""
+
+    shared: dict[str, Any]
+    own: dict[str, Any]
+
+
+Encoded = Split | bytes
+"""A view as ``Split`` keeps it, or the whole view encoded when it is not an object."""
 
 _SCALARS = (str, int, float, bool, type(None))
+_MISSING = object()
 
 
 def _decoded(view: Encoded) -> Any:
     if isinstance(view, bytes):
         return orjson.loads(view)
-    return {k: orjson.loads(v) if type(v) is bytes else v for k, v in view.items()}
+    return {k: orjson.loads(v) if type(v) is bytes else v for k, v in (*view.shared.items(), *view.own.items())}
 
 
 class _Encoder:
-    """The encodings and diffs of one action's states, each made once: the seats' views share their public parts
-    (``Game.views`` builds them once, the same objects), so a container is encoded once however many views hold it,
-    and a key's change, the same bytes before and after in several seats, is diffed once."""
+    """The encodings and diffs of one action's states, each made once: a container is encoded once however many
+    views hold it, what every seat's view shares is compared with the last action's once, and a key's change, the
+    same bytes before and after in several seats, is diffed and packed once."""
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Any, bytes]] = {}
         """Encodings of the containers met, by identity (the value is kept, so its id stays its own)."""
         self._ops: dict[tuple[str, bytes, bytes], tuple[dict[str, Any], list[Op]]] = {}
+        self._shared_ops: dict[
+            tuple[int, int], tuple[dict[str, Any], dict[str, Any], tuple[dict[str, Any], list[Op]] | None]
+        ] = {}
+        """The ops of what every seat shares, by the ids of the two shared parts (kept, so the ids stay theirs)."""
 
-    def view(self, view: Any) -> Encoded:
-        if type(view) is not dict:
-            return orjson.dumps(view)
+    def _encoded(self, view: dict[str, Any], keys: Any) -> dict[str, Any]:
         by_id = self._by_id
         out: dict[str, Any] = {}
-        for key, value in view.items():
-            kind = type(value)
-            if kind in _SCALARS:
+        for key in keys:
+            value = view[key]
+            if type(value) in _SCALARS:
                 out[key] = value
                 continue
             made = by_id.get(id(value))
@@ -192,22 +204,37 @@ class _Encoder:
             out[key] = made[1]
         return out
 
+    def views(self, views: dict[int | None, Any]) -> dict[int | None, Encoded]:
+        """Every seat's view, split into the keys all of them hold the same object at and each one's own."""
+        dicts = [v for v in views.values() if type(v) is dict]
+        shared_keys: list[str] = []
+        if dicts:
+            first = dicts[0]
+            shared_keys = list(first)
+            for other in dicts[1:]:
+                shared_keys = [k for k in shared_keys if other.get(k, _MISSING) is first[k]]
+        shared = self._encoded(dicts[0], shared_keys) if dicts else {}
+        out: dict[int | None, Encoded] = {}
+        for seat, view in views.items():
+            if type(view) is not dict:
+                out[seat] = orjson.dumps(view)
+                continue
+            own_keys = [k for k in view if k not in shared] if len(view) != len(shared) else []
+            out[seat] = Split(shared, self._encoded(view, own_keys))
+        return out
+
     def _key_ops(self, key: str, before: bytes, after: bytes) -> tuple[dict[str, Any], list[Op]]:
         made = self._ops.get((key, before, after))
         if made is None:
             made = self._ops[(key, before, after)] = pack(diff(orjson.loads(before), orjson.loads(after), [key]))
         return made
 
-    def view_ops(self, before: Encoded, after: Encoded) -> tuple[dict[str, Any], list[Op]]:
-        """``pack(diff(...))`` of two views as ``view`` encodes them: the same ops, walking only the keys whose bytes
-        changed (a key's change, packed, is made once for every seat that shares it)."""
-        if isinstance(before, bytes) or isinstance(after, bytes):
-            return ({}, []) if before == after else pack(diff(_decoded(before), _decoded(after)))
-        sets: dict[str, Any] = {}
-        rest: list[Op] = []
+    def _dict_ops(self, before: dict[str, Any], after: dict[str, Any], sets: dict[str, Any], rest: list[Op]) -> None:
+        """Add the packed ops that turn the keys of ``before`` into those of ``after`` (both as ``Split`` keeps
+        them) to ``sets`` and ``rest``."""
         for key, now in after.items():
-            if key in before:
-                was = before[key]
+            was = before.get(key, _MISSING)
+            if was is not _MISSING:
                 if was == now and type(was) is type(now):
                     continue
                 if type(was) is bytes and type(now) is bytes:
@@ -220,6 +247,29 @@ class _Encoder:
         for key in before:
             if key not in after:
                 rest.append(["-", pointer((key,))])
+
+    def view_ops(self, before: Encoded, after: Encoded) -> tuple[dict[str, Any], list[Op]]:
+        """``pack(diff(...))`` of two views as ``views`` keeps them: the same changes, walking only the keys whose
+        bytes changed, and what every seat shares once for all of them (the ops may come in another order)."""
+        if isinstance(before, bytes) or isinstance(after, bytes):
+            return ({}, []) if before == after else pack(diff(_decoded(before), _decoded(after)))
+        pair = (id(before.shared), id(after.shared))
+        memo = self._shared_ops.get(pair)
+        if memo is None or memo[0] is not before.shared or memo[1] is not after.shared:
+            shared_ops: tuple[dict[str, Any], list[Op]] | None = None
+            if before.shared.keys() == after.shared.keys():  # the same keys shared: the shared part's own ops
+                shared_ops = ({}, [])
+                self._dict_ops(before.shared, after.shared, *shared_ops)
+            memo = self._shared_ops[pair] = (before.shared, after.shared, shared_ops)
+        shared_ops = memo[2]
+        sets: dict[str, Any] = {}
+        rest: list[Op] = []
+        if shared_ops is None:  # a key went from every seat's to the seat's own, or back: all the keys at once
+            self._dict_ops({**before.shared, **before.own}, {**after.shared, **after.own}, sets, rest)
+            return sets, rest
+        sets.update(shared_ops[0])
+        rest.extend(shared_ops[1])
+        self._dict_ops(before.own, after.own, sets, rest)
         return sets, rest
 
 
@@ -335,7 +385,7 @@ class Updates:
                 _common(message),
                 message["version"],
                 orjson.dumps(message["deadline"]),
-                _Encoder().view(message["view"]),
+                _Encoder().views({message["seat"]: message["view"]})[message["seat"]],
                 legal,
                 _labels(legal),
             )
@@ -364,13 +414,13 @@ class Updates:
         match_id = first["match_id"]
         encoder = _Encoder()
         views: dict[int | None, Encoded] = {}
+        """Every seat's view as ``Split`` keeps it, made for all the seats at the first one needed."""
         legals: dict[int | None, list[Any]] = {}
 
         def view_of(seat: int | None) -> Encoded:
-            made = views.get(seat)
-            if made is None:
-                made = views[seat] = encoder.view(messages[seat]["view"])
-            return made
+            if not views:
+                views.update(encoder.views({s: m["view"] for s, m in messages.items()}))
+            return views[seat]
 
         def legal_of(seat: int | None) -> list[Any]:
             made = legals.get(seat)
