@@ -12,7 +12,7 @@ JSON forms (protocol and hand histories): ``{"contract": "vazas"}``, ``{"trump":
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sefode.bots.knowledge import BotKnowledge
@@ -341,6 +341,19 @@ class King(MatchGame[KingState]):
             check_seat(seat, SEATS)
         playing = seat is not None and seat == st.turn and st.phase is Phase.PLAYING
         return views.view(st, seat, self.options(st), self.chain(st) if playing else None)
+
+    def views(self, state: KingState, seats: Sequence[Seat | None]) -> list[View]:
+        """Every seat's view, with what they share (all but the hands and the refusal reasons) built once."""
+        st = state
+        for seat in seats:
+            if seat is not None:
+                check_seat(seat, SEATS)
+        public = views.public_view(st, self.options(st))
+        out: list[View] = []
+        for seat in seats:
+            playing = seat is not None and seat == st.turn and st.phase is Phase.PLAYING
+            out.append(views.seat_view(st, seat, public, self.chain(st) if playing else None))
+        return out
 
     def past(self, state: KingState, seat: Seat | None) -> dict[str, Any]:
         """The finished hands with their tricks (public: every card of a trick is played face up); the view keeps the

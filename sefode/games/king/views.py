@@ -109,6 +109,12 @@ def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tu
     """What ``seat`` (None: a spectator) sees, given, when it is to play a card, the chain it must play from
     (``rules.play_chain``), which names why the other cards are refused. Its legal actions are in the ``state``
     message, with their labels, not in the view."""
+    return seat_view(state, seat, public_view(state, options), chain)
+
+
+def seat_view(state: KingState, seat: Seat | None, public: dict[str, Any], chain: tuple[int, ...] | None) -> View:
+    """``public`` (``public_view``) with what only ``seat`` sees: its hand, and why its refused cards are refused
+    when it is to play (``chain``, as for ``view``)."""
     st = state
     over = st.phase is Phase.OVER
     hands = [names_of(st.hands[o]) if seat == o and not over else None for o in range(SEATS)]
@@ -120,6 +126,14 @@ def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tu
             reason = refusal_reason(st, chain, hand)
             for name in names_of(refused):
                 reasons[name] = f"king.reason.{reason}"  # the catalogues word it (REASONS: the English, for errors)
+    return {**public, "seat": seat, "hands": hands, "reasons": reasons}
+
+
+def public_view(state: KingState, options: dict[str, Any]) -> dict[str, Any]:
+    """What every seat and the spectators see, built once for all of them (``seat``, ``hands`` and ``reasons`` are
+    each seat's own: ``seat_view`` fills them in, in their places)."""
+    st = state
+    over = st.phase is Phase.OVER
     sheet = [
         {
             "number": r.number,
@@ -137,7 +151,7 @@ def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tu
     return {
         "game": "king",
         "options": options,
-        "seat": seat,
+        "seat": None,
         "seats": SEATS,
         "phase": str(st.phase),
         "hand_number": st.hand_no,
@@ -147,7 +161,7 @@ def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tu
         "contract": CONTRACTS[st.contract].name if st.contract >= 0 and not over else None,
         "trump": SUITS[st.trump] if st.trump >= 0 and not over else None,
         "turn": st.turn if st.turn >= 0 else None,
-        "hands": hands,
+        "hands": None,
         "hand_counts": [h.bit_count() for h in st.hands],
         "leader": st.leader,
         "trick": [[s, card_name(c)] for s, c in st.trick],
@@ -163,7 +177,7 @@ def view(state: KingState, seat: Seat | None, options: dict[str, Any], chain: tu
         "contracts": [
             {"name": c.name, "total": c.total, "points": c.points, "key": f"king.contract.{c.name}"} for c in CONTRACTS
         ],
-        "reasons": reasons,
+        "reasons": {},
         "placements": st.placements,
     }
 
