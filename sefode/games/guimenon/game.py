@@ -24,7 +24,7 @@ starts), ``shuffle`` (false: decks are drawn in the listed order, first card fir
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sefode.bots.knowledge import BotKnowledge
@@ -376,6 +376,14 @@ class Guimenon(MatchGame[GState]):
         if seat is not None:
             check_seat(seat, SEATS)
         return views.view(state, seat, self.outcome(state), self.awaiting(state))
+
+    def views(self, state: GState, seats: Sequence[Seat | None]) -> list[View]:
+        """Every seat's view, with what they share (all but each seat's own ``me``) built once."""
+        for seat in seats:
+            if seat is not None:
+                check_seat(seat, SEATS)
+        public = views.public_view(state, self.outcome(state), self.awaiting(state))
+        return [views.seat_view(state, seat, public) for seat in seats]
 
     @staticmethod
     def public_hand_count(st: GState, seat: int) -> int:

@@ -109,13 +109,12 @@ def view(
 ) -> View:
     """What ``seat`` (None: a spectator) sees, given the outcome (None while playing) and the awaited seats. A seat's
     secret placements show in its own view alone; its legal actions are in the ``state`` message, not in the view."""
+    return seat_view(state, seat, public_view(state, outcome, awaiting))
+
+
+def seat_view(state: GState, seat: Seat | None, public: dict[str, Any]) -> View:
+    """``public`` (``public_view``) with what only ``seat`` sees (``me``: its hand, its secret placements...)."""
     st = state
-    locations = [
-        dict(location_json(st.locations[li]), revealed=True, index=li)
-        if li < st.revealed
-        else {"index": li, "revealed": False}
-        for li in range(LOCATIONS)
-    ]
     mine: dict[str, Any] | None = None
     if seat is not None:
         mine = {
@@ -145,11 +144,24 @@ def view(
             "owed_discards": st.owed[seat],
             "deck": list(st.deck_lists[seat]),
         }
+    return {**public, "seat": seat, "me": mine}
+
+
+def public_view(state: GState, outcome: Outcome | None, awaiting: frozenset[Seat]) -> dict[str, Any]:
+    """What every seat and the spectators see, built once for all of them (``seat`` and ``me`` are each seat's own:
+    ``seat_view`` fills them in, in their places)."""
+    st = state
+    locations = [
+        dict(location_json(st.locations[li]), revealed=True, index=li)
+        if li < st.revealed
+        else {"index": li, "revealed": False}
+        for li in range(LOCATIONS)
+    ]
     last = record(st, st.turn if st.over else st.turn - 1)
     current = None if st.over else record(st, st.turn)
     return {
         "game": "guimenon",
-        "seat": seat,
+        "seat": None,
         "turn": st.turn,
         "turns": TURNS,
         "first": st.first,
@@ -162,7 +174,7 @@ def view(
         "deck_counts": [len(d) for d in st.draw],
         "discards": [[CARDS[c].id for c in d] for d in st.discard],
         "confirmed": list(st.confirmed),
-        "me": mine,
+        "me": None,
         "awaiting": sorted(awaiting),
         "last_turn": record_json(last) if last is not None else None,
         "opening": [] if current is None else [resolution_json(r) for r in current.resolved[: current.opening]],

@@ -24,7 +24,7 @@ others needed are drawn from the seed).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sefode.bots.knowledge import BotKnowledge
@@ -416,6 +416,14 @@ class Trash(MatchGame[TrashState]):
         if seat is not None:
             check_seat(seat, state.seats)
         return views.view(state, seat, self._last(state))
+
+    def views(self, state: TrashState, seats: Sequence[Seat | None]) -> list[View]:
+        """Every seat's view, with what they share (all but the hand) built once."""
+        for seat in seats:
+            if seat is not None:
+                check_seat(seat, state.seats)
+        public = views.public_view(state, self._last(state))
+        return [views.seat_view(state, seat, public) for seat in seats]
 
     def _last(self, st: TrashState) -> dict[str, Any] | None:
         if not st.log:

@@ -18,15 +18,27 @@ def collector_on_table(st: TrashState) -> bool:
 def view(state: TrashState, seat: Seat | None, last: dict[str, Any] | None) -> View:
     """What ``seat`` (None: a spectator) sees, given the last action's entry (its legal actions are in the ``state``
     message, with their labels, not in the view)."""
-    st = state
     if seat is not None:
-        check_seat(seat, st.seats)
+        check_seat(seat, state.seats)
+    return seat_view(state, seat, public_view(state, last))
+
+
+def seat_view(state: TrashState, seat: Seat | None, public: dict[str, Any]) -> View:
+    """``public`` (``public_view``) with ``seat``'s own hand in its places."""
+    st = state
+    hand = card_names(st.hands[seat]) if seat is not None and not st.over else None
+    return {**public, "seat": seat, "hand": hand, "hands": [hand if s == seat else None for s in range(st.seats)]}
+
+
+def public_view(state: TrashState, last: dict[str, Any] | None) -> dict[str, Any]:
+    """What every seat and the spectators see, built once for all of them (``seat``, ``hand`` and ``hands`` are
+    each seat's own: ``seat_view`` fills them in, in their places)."""
+    st = state
     over = st.over
-    hand = card_names(st.hands[seat]) if seat is not None and not over else None
     return {
         "game": "trash",
         "options": st.opts.to_json(),
-        "seat": seat,
+        "seat": None,
         "seats": st.seats,
         "first": st.first,
         "turn": st.turn if st.turn >= 0 else None,
@@ -34,8 +46,8 @@ def view(state: TrashState, seat: Seat | None, last: dict[str, Any] | None) -> V
         "collectors": card_names(sorted(st.collectors)),
         "collector_on_table": collector_on_table(st),
         "draw_size": len(st.draw),
-        "hand": hand,
-        "hands": [hand if s == seat else None for s in range(st.seats)],
+        "hand": None,
+        "hands": None,
         "hand_sizes": [len(h) for h in st.hands],
         "known": [card_names(k) for k in st.known],
         "in": list(st.alive),
