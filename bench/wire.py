@@ -24,6 +24,7 @@ import json
 import random
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -68,23 +69,45 @@ def parts_of(text: str, parts: dict[str, int]) -> None:
     parts["envelope"] = parts.get("envelope", 0) + 1
 
 
-def match_bytes(
-    game: Game[Any], options: dict[str, Any], seed: int, parts: dict[str, int] | None = None
-) -> tuple[int, int, int, int, int, int]:
-    """(actions, bytes of full states, bytes of updates, seats, and both again as permessage-deflate would send
-    them) over one seeded random match; ``parts`` adds up the updates' bytes by key."""
+def play(
+    game: Game[Any],
+    options: dict[str, Any],
+    seed: int,
+    send: Callable[[MatchRun, list[dict[str, Any]], int | None], None],
+) -> int:
+    """Play one seeded random match, calling ``send(run, events, only)`` at its start and after each action
+    (``only``: the seat a secret action's state goes to alone, else None); the number of actions."""
     rng = random.Random(seed)
     values = game.validate_options(options)
     state = game.new_match(values, seed)
     n = game.seats(state)
     run = MatchRun("m", 1, game, state, seed, values, {}, [MatchSeat() for _ in range(n)])
     run.awaiting = game.awaiting(state)
+    send(run, [], None)
+    actions = 0
+    limit = min(20_000, game.max_decisions(values))
+    while game.awaiting(run.state) and actions < limit:
+        seat = rng.choice(sorted(game.awaiting(run.state)))
+        events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
+        secret = run.secret(seat, events)
+        run.advance(seat, secret)
+        send(run, events, seat if secret else None)
+        actions += 1
+    return actions
+
+
+def match_bytes(
+    game: Game[Any], options: dict[str, Any], seed: int, parts: dict[str, int] | None = None
+) -> tuple[int, int, int, int, int, int]:
+    """(actions, bytes of full states, bytes of updates, seats, and both again as permessage-deflate would send
+    them) over one seeded random match; ``parts`` adds up the updates' bytes by key."""
+    n = game.seats(game.new_match(game.validate_options(options), seed))
     links = [Link(s, False) for s in range(n)] + [Link(s, True) for s in range(n)]
     updates = Updates()
     sizes = {False: 0, True: 0}
     deflated = {False: 0, True: 0}
 
-    def send(events: list[dict[str, Any]], only: int | None) -> None:
+    def send(run: MatchRun, events: list[dict[str, Any]], only: int | None) -> None:
         common = state_common(run)
         to = [link for link in links if only is None or link.seat == only]
         messages: dict[int | None, dict[str, Any]] = {
@@ -99,16 +122,7 @@ def match_bytes(
             else:
                 link.deflated(text)  # the join's state is in the compression context all the same
 
-    send([], None)
-    actions = 0
-    limit = min(20_000, game.max_decisions(values))
-    while game.awaiting(run.state) and actions < limit:
-        seat = rng.choice(sorted(game.awaiting(run.state)))
-        events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
-        secret = run.secret(seat, events)
-        run.advance(seat, secret)
-        send(events, seat if secret else None)
-        actions += 1
+    actions = play(game, options, seed, send)
     return actions, sizes[False], sizes[True], n, deflated[False], deflated[True]
 
 
@@ -116,30 +130,18 @@ def recorded_states(game: Game[Any], options: dict[str, Any], seed: int) -> list
     """Every state message set a room sends all seats over one seeded random match (secret actions left out: they
     go to one seat), each copied whole so that the next action changes none, with what the seats' views share kept
     shared (``Game.views``), as the room builds them."""
-    rng = random.Random(seed)
-    values = game.validate_options(options)
-    state = game.new_match(values, seed)
-    n = game.seats(state)
-    run = MatchRun("m", 1, game, state, seed, values, {}, [MatchSeat() for _ in range(n)])
-    run.awaiting = game.awaiting(state)
-    seats: list[int | None] = list(range(n))
     out: list[dict[int | None, dict[str, Any]]] = []
 
-    def record(events: list[dict[str, Any]]) -> None:
+    def record(run: MatchRun, events: list[dict[str, Any]], only: int | None) -> None:
+        if only is not None:
+            return
+        seats: list[int | None] = list(range(game.seats(run.state)))
         common = state_common(run)
         views = game.views(run.state, seats)
         messages = {s: state_message(run, s, events, common, v) for s, v in zip(seats, views, strict=True)}
         out.append(copy.deepcopy(messages))  # one deepcopy: what the views share stays shared
 
-    record([])
-    limit = min(20_000, game.max_decisions(values))
-    while game.awaiting(run.state) and len(out) <= limit:
-        seat = rng.choice(sorted(game.awaiting(run.state)))
-        events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
-        secret = run.secret(seat, events)
-        run.advance(seat, secret)
-        if not secret:
-            record(events)
+    play(game, options, seed, record)
     return out
 
 
