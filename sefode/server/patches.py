@@ -39,8 +39,6 @@ C = TypeVar("C", bound=Joined)
 
 COMMON_KEYS = ("awaiting", "deadlines", "over", "seat_status")
 """The keys of a ``state`` message that are the same for every seat (``present.Common``)."""
-OWN_KEYS = ("version", "view", "deadline", "legal")
-"""The keys of a ``state`` message that are the seat's own."""
 
 
 def _cost(op: Op) -> int:
