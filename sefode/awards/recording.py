@@ -70,15 +70,45 @@ def _is_join(action: object) -> bool:
     return isinstance(action, dict) and [k for k in action if k != "seat"] == ["join"] and action["join"] is True
 
 
+# The statements of a match's recording, built once (a statement built per call costs more to build and to look up
+# in SQLAlchemy's compiled cache than to run).
+_JOINS = sa.select(s.actions.c.action).where(
+    s.actions.c.match_id == sa.bindparam("match_id"),
+    sa.cast(s.actions.c.action, sa.Text).like('%"join"%'),  # a cheap first cut; _is_join decides
+)
+_FINISHED = sa.select(
+    s.matches.c.room_id,
+    s.matches.c.game,
+    s.matches.c.seats,
+    s.matches.c.outcome,
+    s.matches.c.started_at,
+    s.matches.c.ended_at,
+).where(s.matches.c.id == sa.bindparam("match_id"))
+_RECORDED = sa.select(w.award_matches).where(w.award_matches.c.match_id == sa.bindparam("match_id"))
+_TOURNAMENT_STATUS = sa.select(w.tournaments.c.status).where(w.tournaments.c.id == sa.bindparam("tournament_id"))
+_OPEN_TOURNAMENT = (
+    sa.select(w.tournaments)
+    .where(
+        w.tournaments.c.room_id == sa.bindparam("room_id"),
+        w.tournaments.c.status == str(TournamentStatus.PLAYING),
+        w.tournaments.c.created_at <= sa.bindparam("started_at"),
+    )
+    .order_by(w.tournaments.c.created_at.desc())
+)
+_TOURNAMENT_MATCHES = (
+    sa.select(w.award_matches.c.match_id)
+    .where(w.award_matches.c.tournament_id == sa.bindparam("tournament_id"))
+    .order_by(w.award_matches.c.tournament_number)
+)
+_INSERT_MATCH = w.award_matches.insert()
+_INSERT_SEATS = w.award_seats.insert()
+_INSERT_MEDALS = w.medals.insert()
+
+
 def seats_at_start(conn: sa.Connection, match_id: str, seats: int) -> int:
     """How many seats the match had when it started: its seats less the late arrivals, who take the next seat
     with a platform join each (the stored actions say how many)."""
-    rows = conn.execute(
-        sa.select(s.actions.c.action).where(
-            s.actions.c.match_id == match_id,
-            sa.cast(s.actions.c.action, sa.Text).like('%"join"%'),  # a cheap first cut; _is_join decides
-        )
-    )
+    rows = conn.execute(_JOINS, {"match_id": match_id})
     return seats - sum(1 for (action,) in rows if _is_join(action))
 
 
@@ -129,20 +159,7 @@ def _bot_accounts(conn: sa.Connection, seats: Sequence[StoredSeat]) -> set[str]:
 
 def finished_match(conn: sa.Connection, match_id: str) -> FinishedMatch | None:
     """A finished match from the server's ``matches`` row (seats and ``outcome``; never its options), or None."""
-    row = (
-        conn.execute(
-            sa.select(
-                s.matches.c.room_id,
-                s.matches.c.game,
-                s.matches.c.seats,
-                s.matches.c.outcome,
-                s.matches.c.started_at,
-                s.matches.c.ended_at,
-            ).where(s.matches.c.id == match_id)
-        )
-        .mappings()
-        .first()
-    )
+    row = conn.execute(_FINISHED, {"match_id": match_id}).mappings().first()
     if row is None or row["outcome"] is None:
         return None  # not finished (matches finished before 0003 got their outcome in 0004_ratings)
     outcome = Outcome.from_json(row["outcome"])
@@ -180,14 +197,12 @@ def _stored_seats(conn: sa.Connection, match_ids: Sequence[str]) -> dict[str, li
 
 
 def _already(conn: sa.Connection, match_id: str) -> Recorded | None:
-    row = conn.execute(sa.select(w.award_matches).where(w.award_matches.c.match_id == match_id)).mappings().first()
+    row = conn.execute(_RECORDED, {"match_id": match_id}).mappings().first()
     if row is None:
         return None
     status = None
     if row["tournament_id"] is not None:
-        status = conn.execute(
-            sa.select(w.tournaments.c.status).where(w.tournaments.c.id == row["tournament_id"])
-        ).scalar_one_or_none()
+        status = conn.execute(_TOURNAMENT_STATUS, {"tournament_id": row["tournament_id"]}).scalar_one_or_none()
     return Recorded(
         match_id=match_id,
         newly=False,
@@ -198,12 +213,12 @@ def _already(conn: sa.Connection, match_id: str) -> Recorded | None:
 
 
 def _insert_match(conn: sa.Connection, values: dict[str, Any]) -> None:
-    conn.execute(w.award_matches.insert().values(**values))
+    conn.execute(_INSERT_MATCH, values)
 
 
 def _insert_seats(conn: sa.Connection, match_id: str, seats: Sequence[SeatResult]) -> None:
     conn.execute(
-        w.award_seats.insert(),
+        _INSERT_SEATS,
         [
             {
                 "match_id": match_id,
@@ -222,7 +237,7 @@ def _insert_seats(conn: sa.Connection, match_id: str, seats: Sequence[SeatResult
 def _insert_medals(conn: sa.Connection, match_id: str, awards: Sequence[MedalAward], stamp: int) -> None:
     if awards:
         conn.execute(
-            w.medals.insert(),
+            _INSERT_MEDALS,
             [
                 {
                     "match_id": match_id,
@@ -237,28 +252,12 @@ def _insert_medals(conn: sa.Connection, match_id: str, awards: Sequence[MedalAwa
 
 
 def _open_tournament(conn: sa.Connection, room_id: str, started_at: int) -> dict[str, Any] | None:
-    row = (
-        conn.execute(
-            sa.select(w.tournaments)
-            .where(
-                w.tournaments.c.room_id == room_id,
-                w.tournaments.c.status == str(TournamentStatus.PLAYING),
-                w.tournaments.c.created_at <= started_at,
-            )
-            .order_by(w.tournaments.c.created_at.desc())
-        )
-        .mappings()
-        .first()
-    )
+    row = conn.execute(_OPEN_TOURNAMENT, {"room_id": room_id, "started_at": started_at}).mappings().first()
     return None if row is None else dict(row)
 
 
 def tournament_match_ids(conn: sa.Connection, tournament_id: str) -> list[str]:
-    rows = conn.execute(
-        sa.select(w.award_matches.c.match_id)
-        .where(w.award_matches.c.tournament_id == tournament_id)
-        .order_by(w.award_matches.c.tournament_number)
-    )
+    rows = conn.execute(_TOURNAMENT_MATCHES, {"tournament_id": tournament_id})
     return [str(r[0]) for r in rows]
 
 

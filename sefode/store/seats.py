@@ -29,12 +29,15 @@ def stored_seats(data: Iterable[Any]) -> list[StoredSeat]:
     return [msgspec.convert(seat, StoredSeat) if isinstance(seat, dict) else StoredSeat() for seat in data]
 
 
+_ALL_BOTS = sa.select(s.bot_accounts.c.player_id)
+_BOTS_AMONG = _ALL_BOTS.where(s.bot_accounts.c.player_id.in_(sa.bindparam("players", expanding=True)))
+
+
 def bot_ids(conn: sa.Connection, players: Iterable[str] | None = None) -> set[str]:
     """The players among ``players`` (every one when None) that are bot accounts, revoked or not."""
-    query = sa.select(s.bot_accounts.c.player_id)
-    if players is not None:
-        wanted = [p for p in players if isinstance(p, str)]
-        if not wanted:
-            return set()
-        query = query.where(s.bot_accounts.c.player_id.in_(wanted))
-    return {str(r[0]) for r in conn.execute(query)}
+    if players is None:
+        return {str(r[0]) for r in conn.execute(_ALL_BOTS)}
+    wanted = [p for p in players if isinstance(p, str)]
+    if not wanted:
+        return set()
+    return {str(r[0]) for r in conn.execute(_BOTS_AMONG, {"players": wanted})}
