@@ -100,6 +100,11 @@ _TOURNAMENT_MATCHES = (
     .where(w.award_matches.c.tournament_id == sa.bindparam("tournament_id"))
     .order_by(w.award_matches.c.tournament_number)
 )
+_ROOM_TOURNAMENT = (
+    sa.select(w.tournaments)
+    .where(w.tournaments.c.room_id == sa.bindparam("room_id"))
+    .order_by(w.tournaments.c.created_at.desc())
+)
 _INSERT_MATCH = w.award_matches.insert()
 _INSERT_SEATS = w.award_seats.insert()
 _INSERT_MEDALS = w.medals.insert()
@@ -456,13 +461,5 @@ def tournament_row(conn: sa.Connection, tournament_id: str) -> dict[str, Any] | 
 
 def room_tournament(conn: sa.Connection, room_id: str) -> dict[str, Any] | None:
     """The room's latest tournament (playing or over), or None."""
-    row = (
-        conn.execute(
-            sa.select(w.tournaments)
-            .where(w.tournaments.c.room_id == room_id)
-            .order_by(w.tournaments.c.created_at.desc())
-        )
-        .mappings()
-        .first()
-    )
+    row = conn.execute(_ROOM_TOURNAMENT, {"room_id": room_id}).mappings().first()
     return None if row is None else dict(row)

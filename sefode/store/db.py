@@ -164,18 +164,19 @@ def check_fence(conn: sa.Connection, fence: Fence) -> None:
 def save_room_on(conn: sa.Connection, room_id: str, data: dict[str, Any], visibility: str, invite_token: str) -> None:
     stamp = now_ms()
     updated = conn.execute(
-        t.rooms.update().where(t.rooms.c.id == room_id).values(data=data, visibility=visibility, updated_at=stamp)
+        _UPDATE_ROOM, {"room_id": room_id, "v_data": data, "v_visibility": visibility, "v_updated_at": stamp}
     )
     if updated.rowcount == 0:
         conn.execute(
-            t.rooms.insert().values(
-                id=room_id,
-                data=data,
-                visibility=visibility,
-                invite_token=invite_token,
-                created_at=stamp,
-                updated_at=stamp,
-            )
+            _INSERT_ROOM,
+            {
+                "id": room_id,
+                "data": data,
+                "visibility": visibility,
+                "invite_token": invite_token,
+                "created_at": stamp,
+                "updated_at": stamp,
+            },
         )
 
 
@@ -191,17 +192,18 @@ def create_match_on(
     seats: list[dict[str, Any]],
 ) -> None:
     conn.execute(
-        t.matches.insert().values(
-            id=match_id,
-            room_id=room_id,
-            number=number,
-            game=game,
-            options=options,
-            seed=seed,
-            setup=setup,
-            seats=seats,
-            started_at=now_ms(),
-        )
+        _INSERT_MATCH,
+        {
+            "id": match_id,
+            "room_id": room_id,
+            "number": number,
+            "game": game,
+            "options": options,
+            "seed": seed,
+            "setup": setup,
+            "seats": seats,
+            "started_at": now_ms(),
+        },
     )
 
 
@@ -246,18 +248,46 @@ def _update_match(
     outcome: dict[str, Any] | None,
     stamp: int,
 ) -> None:
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {"match_id": match_id}
     if seats is not None:
-        values["seats"] = seats
+        values["v_seats"] = seats
     if outcome is not None:
-        values["placements"] = outcome["placements"]
-        values["outcome"] = outcome
-        values["ended_at"] = stamp
-    if values:
-        conn.execute(t.matches.update().where(t.matches.c.id == match_id).values(**values))
+        values["v_placements"] = outcome["placements"]
+        values["v_outcome"] = outcome
+        values["v_ended_at"] = stamp
+    if len(values) > 1:
+        conn.execute(_MATCH_UPDATES[seats is not None, outcome is not None], values)
 
 
+# Statements built once: one built per call costs more to build and to look up in SQLAlchemy's compiled cache than
+# to run.
 _INSERT_ACTION = t.actions.insert()
+_INSERT_MATCH = t.matches.insert()
+_INSERT_ROOM = t.rooms.insert()
+_UPDATE_ROOM = (
+    t.rooms.update()
+    .where(t.rooms.c.id == sa.bindparam("room_id"))
+    .values(
+        data=sa.bindparam("v_data", type_=t.rooms.c.data.type),
+        visibility=sa.bindparam("v_visibility"),
+        updated_at=sa.bindparam("v_updated_at"),
+    )
+)
+
+
+def _match_update(seats: bool, outcome: bool) -> sa.Update:
+    values: dict[str, Any] = {}
+    if seats:
+        values["seats"] = sa.bindparam("v_seats", type_=t.matches.c.seats.type)
+    if outcome:
+        values["placements"] = sa.bindparam("v_placements", type_=t.matches.c.placements.type)
+        values["outcome"] = sa.bindparam("v_outcome", type_=t.matches.c.outcome.type)
+        values["ended_at"] = sa.bindparam("v_ended_at")
+    return t.matches.update().where(t.matches.c.id == sa.bindparam("match_id")).values(**values)
+
+
+_MATCH_UPDATES = {(s, o): _match_update(s, o) for s in (False, True) for o in (False, True) if s or o}
+"""The update of a match's row by what changed: its seats, its end (outcome, placements, time), or both."""
 
 
 Op = tuple[Callable[..., Any], tuple[Any, ...], "Fence | None"]
