@@ -43,7 +43,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from sefode.fold import Held
 
-PROTOCOL = 2
+PROTOCOL = 3
 COOKIE = "sefode_session"
 AUTH_CLOSE_CODES = frozenset({4401, 4403, 4410})
 """Close codes after which reconnecting cannot help: no session, refused origin, session ended (token revoked)."""

@@ -32,6 +32,13 @@ STATE_FIELDS = ("version", "deadline", "deadlines", "awaiting", "over", "seat_st
 """The keys of a ``state`` an update gives whole when they changed (``version`` only when it did not move by one)."""
 
 
+def deadline_of(deadlines: dict[str, int], seat: int | None) -> int | None:
+    """A state's ``deadline`` from its ``deadlines``: the seat's own, else the earliest, else null. An update leaves
+    ``deadline`` out when it is this (docs/protocol.md, "Updates")."""
+    own = deadlines.get(str(seat)) if seat is not None else None
+    return own if own is not None else min(deadlines.values(), default=None)
+
+
 def pointer(path: Iterable[str | int]) -> str:
     """The path string of a list of keys and indexes."""
     return "/".join(str(k).replace("~", "~0").replace("/", "~1") for k in path)
@@ -105,6 +112,8 @@ class Held:
                 state[key] = update[key]
         if "version" not in update:
             state["version"] = version + 1
+        if "deadlines" in update and "deadline" not in update:
+            state["deadline"] = deadline_of(state["deadlines"], state["seat"])
         fold(state, "view", (["=", path, value] for path, value in update.get("set", {}).items()))
         fold(state, "view", update.get("ops", ()))
         if state["seat"] is not None and state["seat"] in state["awaiting"]:

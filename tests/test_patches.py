@@ -209,3 +209,48 @@ def test_updates_fold_to_the_full_states_when_a_key_stops_being_shared_by_every_
                 continue
             folded = helds[seat].fold(message)
             assert folded["view"] == json.loads(json.dumps(views[seat])), (step, seat, message)
+
+
+def test_an_update_leaves_out_the_deadline_its_deadlines_tell_and_the_fold_takes_it_from_them() -> None:
+    """A state's ``deadline`` is its seat's own, else the earliest of ``deadlines`` (``present.state_message``): an
+    update that carries the new ``deadlines`` leaves ``deadline`` out when that is what they tell, and says it when
+    it is something else; folding gives the full state, deadline and all, for the seats and the spectators."""
+    steps: list[tuple[list[int], dict[str, int], dict[int | None, int | None]]] = [
+        ([0], {"0": 1_000}, {0: 1_000, 1: 1_000, None: 1_000}),
+        ([1], {"1": 2_000}, {0: 2_000, 1: 2_000, None: 2_000}),  # the turn moved: every deadline follows deadlines
+        ([0, 1], {"0": 3_000, "1": 2_500}, {0: 3_000, 1: 2_500, None: 2_500}),  # both awaited: each its own
+        ([0, 1], {"0": 3_000, "1": 2_500}, {0: None, 1: None, None: None}),  # paused: deadlines kept, deadline null
+        ([], {}, {0: None, 1: None, None: None}),  # nobody awaited: no clock
+        ([1], {"1": 4_000}, {0: 9_000, 1: 9_000, None: 9_000}),  # told apart from what deadlines say
+    ]
+    updates = Updates()
+    conns = [_Conn(), _Conn(), _Conn()]
+    seats: list[int | None] = [0, 1, None]
+    helds: list[Held] = []
+    for step, (awaiting, deadlines, deadline) in enumerate(steps):
+        messages: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            message = _state(
+                seat=seat,
+                version=step,
+                awaiting=awaiting,
+                legal=[],
+                deadlines=deadlines,
+                deadline=deadline[seat],
+                view={"step": step},
+            )
+            del message["seq"]
+            messages[seat] = message
+        texts = updates.texts(list(zip(conns, seats, strict=True)), messages, lambda m: json.dumps(m))
+        for i, (_conn, text) in enumerate(texts):
+            message = json.loads(text)
+            if step == 0:
+                helds.append(Held(message))
+                continue
+            told = deadline[seats[i]]
+            own = deadlines.get(str(seats[i])) if seats[i] is not None else None
+            derived = own if own is not None else min(deadlines.values(), default=None)
+            changed = "deadlines" in message
+            assert ("deadline" in message) == (told != derived if changed else told != steps[step - 1][2][seats[i]])
+            folded = helds[i].fold(message)
+            assert folded["deadline"] == told and folded["deadlines"] == deadlines, (step, seats[i], message)

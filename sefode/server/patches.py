@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
-from sefode.fold import Held, Op, fold, pointer
+from sefode.fold import Held, Op, deadline_of, fold, pointer
 
 __all__ = ["Held", "Op", "Updates", "diff", "fold", "pack"]
 
@@ -333,14 +333,22 @@ def _legal_ops(sent: Sent, legal: list[Any]) -> list[Op]:
 
 
 def _own_text(
-    sent: Sent, version: int, deadline: bytes, view: Encoded, legal: list[Any] | None, encoder: _Encoder
+    sent: Sent,
+    version: int,
+    deadline: bytes,
+    derived: bytes | None,
+    view: Encoded,
+    legal: list[Any] | None,
+    encoder: _Encoder,
 ) -> str:
-    """The seat's own part of an update (``version`` when it did not move by one, ``deadline``, the view's ``set``
-    and ``ops``, ``legal`` when the seat is awaited), as JSON object members: empty, or starting with a comma."""
+    """The seat's own part of an update (``version`` when it did not move by one, ``deadline`` when the client
+    cannot tell it, the view's ``set`` and ``ops``, ``legal`` when the seat is awaited), as JSON object members:
+    empty, or starting with a comma. ``derived``: when the update has ``deadlines``, the ``deadline`` the client takes
+    from them (``sefode.fold.deadline_of``), encoded."""
     out: dict[str, Any] = {}
     if version != sent.version + 1:
         out["version"] = version
-    if deadline != sent.deadline:
+    if deadline != (sent.deadline if derived is None else derived):
         out["deadline"] = orjson.loads(deadline)
     sets, ops = encoder.view_ops(sent.view, view)
     if sets:
@@ -469,7 +477,12 @@ class Updates:
                 if awaited:
                     legal = legal_of(seat)
                     labels = _labels(legal, sent.labels)
-                tail = _own_text(sent, message["version"], deadline, view_of(seat), legal if awaited else None, encoder)
+                derived = None
+                if sent.common["deadlines"] != common["deadlines"]:  # the update has them: deadline follows
+                    derived = orjson.dumps(deadline_of(first["deadlines"], seat))
+                tail = _own_text(
+                    sent, message["version"], deadline, derived, view_of(seat), legal if awaited else None, encoder
+                )
                 made = texts[key] = (f"{head}{base}{',' if tail else ''}{tail}}}", legal, labels)
             text, legal, labels = made
             self.sent[conn] = Sent(

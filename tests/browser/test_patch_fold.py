@@ -50,14 +50,20 @@ def streams(name: str, options: dict[str, Any], seed: int) -> dict[str, tuple[li
         for link, text in updates.texts([(link, link.seat) for link in to], messages, encode):
             out[str(link.seat)][0 if link.last_join["updates"] else 1].append(json.loads(text))
 
+    def clocks(step: int) -> None:
+        # The awaited seats' clocks, as a room with clocks keeps them (every few steps none: no clock on).
+        run.deadlines = {} if step % 5 == 4 else {s: 1_000_000 + 1_000 * step + 7 * s for s in run.awaiting}
+
+    clocks(0)
     send([], "all")
-    for _ in range(150):
+    for step in range(1, 151):
         if not game.awaiting(run.state):
             break
         seat = rng.choice(sorted(game.awaiting(run.state)))
         events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
         secret = run.secret(seat, events)
         run.advance(seat, secret)
+        clocks(step)
         send(events, seat if secret else "all")
     return out
 
@@ -102,4 +108,6 @@ def test_the_page_folds_updates_into_the_full_states(
         assert folded[seat] == full, f"{name} {options}, seat {seat}: the page's fold differs"
     kinds = {op[0] for sent, _full in made.values() for m in sent if m["type"] == "update" for op in m.get("ops", [])}
     assert name != "fodinha" or "*" in kinds, "a card played from the middle of a hand is a splice"
+    told = [m for sent, _full in made.values() for m in sent if m["type"] == "update" and "deadlines" in m]
+    assert any("deadline" not in m for m in told), "the page takes a deadline its deadlines tell"
     page.close()

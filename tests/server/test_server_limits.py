@@ -135,7 +135,7 @@ def test_the_lobby_is_paged(tmp_path: Path) -> None:
         assert sorted(names) == [f"Mesa {i:02}" for i in range(55)] and len(set(names)) == 55
         small = srv.http.get("/api/rooms", params={"limit": 3, "offset": 3}).json()
         assert [r["name"] for r in small["rooms"]] == names[3:6] and small["limit"] == 3
-        for bad in ({"limit": "101"}, {"limit": "-1"}, {"offset": "x"}, {"offset": "9" * 20}):
+        for bad in ({"limit": "101"}, {"limit": "-1"}, {"offset": "x"}, {"offset": "9" * 20}, {"offset": "²"}):
             answer = srv.http.get("/api/rooms", params=bad)
             assert answer.status_code == 400 and answer.json()["error"]["code"] == "message/invalid", bad
 

@@ -102,7 +102,7 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     not all arrived within the body deadline (``sefode.server.deadlines``), ``request/aborted`` when the client went
     away before sending it all (logged as an event, not as an error: nobody is there to answer)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limit):
         raise ClientError("message/too_large", f"a request body is at most {limit} bytes")
     try:
         async with asyncio.timeout(body_timeout_s()):

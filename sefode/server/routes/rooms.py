@@ -51,7 +51,7 @@ def _paging(request: Request) -> tuple[int, int]:
         raw = request.query_params.get(key)
         if raw is None:
             return default
-        if not raw.isdigit() or len(raw) > 9:
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:  # "²".isdigit(), and int() refuses it
             raise ClientError("message/invalid", f"'{key}' must be a whole number from 0 to {hi}")
         value = int(raw)
         if value > hi:
