@@ -109,13 +109,21 @@ def shuffle(rng: random.Random, items: MutableSequence[Any]) -> None:
     (CPython's ``shuffle`` calls the Python ``_randbelow`` once per item; here it is written out). Held equal to
     ``random.Random.shuffle`` by ``tests/test_match_base.py``."""
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        m = i + 1
-        bits = m.bit_length()
-        j = getrandbits(bits)
-        while j >= m:
+    n = len(items)
+    for i, bits in _SHUFFLE_STEPS[n] if n < len(_SHUFFLE_STEPS) else _shuffle_steps(n):
+        j = getrandbits(bits)  # _randbelow(i + 1): the bits of i + 1, drawn again while above i
+        while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """The steps of ``shuffle`` on ``n`` items: each position ``i`` from the last down to 1, with the bit length of
+    ``i + 1`` (what ``_randbelow(i + 1)`` draws), worked out once per length."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_SHUFFLE_STEPS = [_shuffle_steps(n) for n in range(64)]
 
 
 M = TypeVar("M", bound=MatchState)
