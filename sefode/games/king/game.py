@@ -35,26 +35,29 @@ from sefode.engine import (
 )
 from sefode.games.king import dealing, sampling, scoring, views
 from sefode.games.king.bots import KNOWLEDGE
-from sefode.games.king.rules import CONTRACT as CONTRACT
 from sefode.games.king.rules import (
+    CLUBS_IN,
     CONTRACT_INDEX,
     CONTRACTS,
     DECK_SIZE,
+    DIAMONDS_IN,
     HANDS_PER_MATCH,
     HEARTS,
+    HEARTS_IN,
     POOL,
     POOL_PER_SEAT,
     SEATS,
+    SPADES_IN,
     SUITS,
     TRUNFO,
     KingCardError,
     card_code,
     card_name,
-    cards_of,
     legal_mask,
     play_chain,
     revealed,
 )
+from sefode.games.king.rules import CONTRACT as CONTRACT
 from sefode.games.king.rules import TRUMP as TRUMP
 from sefode.games.king.state import KingState, Phase
 from sefode.games.king.views import REASONS as REASONS
@@ -68,6 +71,8 @@ _NEXT_SEAT = tuple((s + 1) % SEATS for s in range(SEATS))
 _CONTRACT_ACTIONS = tuple(CONTRACT + c.index for c in CONTRACTS)
 _TRUMP_ACTIONS = [TRUMP + s for s in range(4)]
 _POOL_BITS = sum(1 << c for c in POOL)
+_FOLLOW_FORCED = tuple(bool(c.follow_forced) for c in CONTRACTS)
+"""Per contract: does a follower's chain depend on the top card led (a penalty card must go under it)?"""
 
 SUIT_WORDS = ("clubs", "hearts", "spades", "diamonds")
 
@@ -164,12 +169,13 @@ class King(MatchGame[KingState]):
             chain = st.chain
             if chain is None:
                 chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
-            hand = st.hands[seat]
+            m = hand = st.hands[seat]
             for allowed in chain:
-                m = hand & allowed
-                if m:
-                    return cards_of(m)
-            return cards_of(hand)
+                if hand & allowed:
+                    m = hand & allowed
+                    break
+            # cards_of(m), written out: it runs before every play
+            return [*CLUBS_IN[m & 8191], *HEARTS_IN[m >> 13 & 8191], *SPADES_IN[m >> 26 & 8191], *DIAMONDS_IN[m >> 39]]
         if st.phase is Phase.TRUMP:
             return _TRUMP_ACTIONS[:]
         return [CONTRACT + c for c in self.contract_choices(st, seat)]
@@ -247,25 +253,26 @@ class King(MatchGame[KingState]):
             trick = st.trick
             trick.append(entry)
             suit = action // 13
-            # The next seat plays from the same chain unless the suit led, a top card or the broken hearts (trumps)
-            # changed: then it is worked out again.
-            if st.led < 0:
+            # The next seat plays from the same chain unless the suit led or a top card it depends on changed (the top
+            # card led where a penalty card must go under it, the top trump): then it is worked out again. Breaking
+            # hearts (trumps) changes no follower's chain, only the next lead's, which starts afresh.
+            led = st.led
+            if led < 0:
                 st.led = suit
                 st.top_led = action
                 st.chain = None
-            elif suit == st.led and action > st.top_led:
+            elif suit == led and action > st.top_led:
                 st.top_led = action
-                st.chain = None
-            if suit == st.trump:
+                if _FOLLOW_FORCED[st.contract]:
+                    st.chain = None
+            trump = st.trump
+            if suit == trump:
                 if action > st.top_trump:
                     st.top_trump = action
                     st.chain = None
-                if not st.broken:
-                    st.broken = True
-                    st.chain = None
-            elif suit == HEARTS and st.trump < 0 and not st.broken:
                 st.broken = True
-                st.chain = None
+            elif suit == HEARTS and trump < 0:
+                st.broken = True
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": card_name(action)})
             if len(trick) == SEATS:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 SUITS = "chsd"
@@ -110,18 +110,18 @@ def _suit_lists(base: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-# The cards of a mask as a sorted list, 13 bits (one suit) at a time.
-_SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_lists(13 * s) for s in range(4))
+# The cards of a mask as a sorted list, 13 bits (one suit) at a time: ``CARDS_IN_SUIT[s][(mask >> 13 * s) & 8191]``.
+CARDS_IN_SUIT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(_suit_lists(13 * s) for s in range(4))
+CLUBS_IN, HEARTS_IN, SPADES_IN, DIAMONDS_IN = CARDS_IN_SUIT
 
 
 def cards_of(mask: int) -> list[int]:
     """The card codes in ``mask``, ascending (clubs, hearts, spades, diamonds; low to high in each)."""
-    t = _SUIT_LISTS
     return [
-        *t[0][mask & 8191],
-        *t[1][(mask >> 13) & 8191],
-        *t[2][(mask >> 26) & 8191],
-        *t[3][(mask >> 39) & 8191],
+        *CLUBS_IN[mask & 8191],
+        *HEARTS_IN[mask >> 13 & 8191],
+        *SPADES_IN[mask >> 26 & 8191],
+        *DIAMONDS_IN[mask >> 39],  # a card mask has no bit above the diamonds
     ]
 
 
@@ -220,23 +220,53 @@ def trick_points(contract: int, cards: int, trick_index: int) -> int:
     >>> trick_points(DUAS_ULTIMAS, 0, 12), trick_points(TRUNFO, 0, 3)
     (-240, 50)
     """
-    if contract == VAZAS:
-        return -50
-    if contract == HOMENS:
-        return -60 * (cards & JK_MASK).bit_count()
-    if contract == MULHERES:
-        return -100 * (cards & Q_MASK).bit_count()
-    if contract == COPAS:
-        return -30 * (cards & HEART_MASK).bit_count()
-    if contract == DUAS_ULTIMAS:
-        return -120 if trick_index == HAND_SIZE - 2 else -240 if trick_index == HAND_SIZE - 1 else 0
-    if contract == KING:
-        return -320 if cards & KH_MASK else 0
-    if contract == SALADA:
-        return -_salada_points(cards, trick_index)
-    if contract == TRUNFO:
-        return 50
-    return _salada_points(cards, trick_index)
+    return TRICK_POINTS[contract](cards, trick_index)
+
+
+def _vazas_points(cards: int, trick_index: int) -> int:
+    return -50
+
+
+def _homens_points(cards: int, trick_index: int) -> int:
+    return -60 * (cards & JK_MASK).bit_count()
+
+
+def _mulheres_points(cards: int, trick_index: int) -> int:
+    return -100 * (cards & Q_MASK).bit_count()
+
+
+def _copas_points(cards: int, trick_index: int) -> int:
+    return -30 * (cards & HEART_MASK).bit_count()
+
+
+def _duas_ultimas_points(cards: int, trick_index: int) -> int:
+    return -120 if trick_index == HAND_SIZE - 2 else -240 if trick_index == HAND_SIZE - 1 else 0
+
+
+def _king_points(cards: int, trick_index: int) -> int:
+    return -320 if cards & KH_MASK else 0
+
+
+def _negative_salada_points(cards: int, trick_index: int) -> int:
+    return -_salada_points(cards, trick_index)
+
+
+def _trunfo_points(cards: int, trick_index: int) -> int:
+    return 50
+
+
+TRICK_POINTS: tuple[Callable[[int, int], int], ...] = (
+    _vazas_points,
+    _homens_points,
+    _mulheres_points,
+    _copas_points,
+    _duas_ultimas_points,
+    _king_points,
+    _negative_salada_points,
+    _trunfo_points,
+    _salada_points,  # Bolola
+)
+"""Per contract (by index): ``trick_points`` of that contract, as a function of the trick's cards and index."""
 
 
 # ------------------------------------------------------------------------------------------ what may be played

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from sefode.engine import Event
 from sefode.games.king.dealing import start_hand
-from sefode.games.king.rules import CONTRACTS, HAND_SIZE, HANDS_PER_MATCH, SEATS, card_name, placements, trick_points
+from sefode.games.king.rules import CONTRACTS, HAND_SIZE, HANDS_PER_MATCH, SEATS, TRICK_POINTS, card_name, placements
 from sefode.games.king.state import HandRecord, KingState, Phase, Trick
+
+_ENDS_WHEN = tuple(c.ends_when for c in CONTRACTS)
+"""Per contract: the hand ends early once every one of these cards has been taken (0: never early)."""
 
 
 def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     plays = st.trick
+    (s0, c0), (s1, c1), (s2, c2), (s3, c3) = plays  # a trick is resolved once all four seats have played
     best = st.top_trump if st.top_trump >= 0 else st.top_led
-    winner = plays[0][0]
-    cards = 0
-    for s, c in plays:
-        cards |= 1 << c
-        if c == best:
-            winner = s
-    points = trick_points(st.contract, cards, len(st.tricks))
+    winner = s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
+    cards = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
+    points = TRICK_POINTS[st.contract](cards, len(st.tricks))
     st.points[winner] += points
     trick = Trick(st.leader, plays, winner, points)
     st.tricks.append(trick)
@@ -36,7 +36,7 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
                 "points": points,
             }
         )
-    ends = CONTRACTS[st.contract].ends_when
+    ends = _ENDS_WHEN[st.contract]
     if len(st.tricks) == HAND_SIZE or (ends and st.played & ends == ends):
         end_hand(st, events)
     else:
