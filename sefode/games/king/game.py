@@ -41,21 +41,22 @@ from sefode.games.king.rules import (
     CONTRACTS,
     DECK_SIZE,
     DIAMONDS_IN,
+    FOLLOW_CHAINS,
     HANDS_PER_MATCH,
     HEARTS,
     HEARTS_IN,
+    LEAD_CHAINS,
     POOL,
     POOL_PER_SEAT,
     SEATS,
     SPADES_IN,
     SUITS,
     TRUNFO,
+    TRUNFO_FOLLOW_CHAINS,
     KingCardError,
     card_code,
     card_name,
     legal_mask,
-    play_chain,
-    revealed,
 )
 from sefode.games.king.rules import CONTRACT as CONTRACT
 from sefode.games.king.rules import TRUMP as TRUMP
@@ -97,6 +98,15 @@ SPEC = GameSpec(
     summary=("order",),
     capabilities=frozenset({Capability.FORFEIT}),
 )
+
+
+def _situation_chain(st: KingState) -> tuple[int, ...]:
+    """``play_chain`` of the trick's situation, from the tables ``rules`` made of it (the same chains)."""
+    if st.led < 0:
+        return LEAD_CHAINS[st.contract][st.trump][st.broken]
+    if st.trump < 0:
+        return FOLLOW_CHAINS[st.contract][st.top_led]
+    return TRUNFO_FOLLOW_CHAINS[st.trump][st.led][st.top_trump]
 
 
 def _bad(message: str, code: str = "action/illegal") -> IllegalAction:
@@ -157,9 +167,11 @@ class King(MatchGame[KingState]):
         return sorted(out)
 
     def chain(self, st: KingState) -> tuple[int, ...]:
-        if st.chain is None:
-            st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
-        return st.chain
+        """The chain of the seat to play (``rules.play_chain``), kept in the state until the situation changes."""
+        chain = st.chain
+        if chain is None:
+            chain = st.chain = _situation_chain(st)
+        return chain
 
     def legal_actions(self, state: KingState, seat: Seat) -> list[Action]:
         st = state
@@ -167,13 +179,21 @@ class King(MatchGame[KingState]):
             return []
         if st.phase is _PLAYING:
             chain = st.chain
-            if chain is None:
-                chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
-            m = hand = st.hands[seat]
+            if chain is None:  # _situation_chain(st), written out
+                if st.led < 0:
+                    chain = LEAD_CHAINS[st.contract][st.trump][st.broken]
+                elif st.trump < 0:
+                    chain = FOLLOW_CHAINS[st.contract][st.top_led]
+                else:
+                    chain = TRUNFO_FOLLOW_CHAINS[st.trump][st.led][st.top_trump]
+                st.chain = chain
+            hand = st.hands[seat]
             for allowed in chain:
-                if hand & allowed:
-                    m = hand & allowed
+                m = hand & allowed
+                if m:
                     break
+            else:
+                m = hand
             # cards_of(m), written out: it runs before every play
             return [*CLUBS_IN[m & 8191], *HEARTS_IN[m >> 13 & 8191], *SPADES_IN[m >> 26 & 8191], *DIAMONDS_IN[m >> 39]]
         if st.phase is Phase.TRUMP:
@@ -244,11 +264,16 @@ class King(MatchGame[KingState]):
         if action < CONTRACT:
             chain = st.chain
             if chain is None:
-                chain = st.chain = play_chain(st.contract, st.trump, st.led, st.top_led, st.top_trump, st.broken)
-            if chain and not chain[0] >> action & 1:  # a play from the first link reveals nothing
-                st.excluded[seat] |= revealed(action, chain)
+                chain = self.chain(st)
             b = 1 << action
-            st.hands[seat] &= ~b
+            if chain and not chain[0] & b:  # a play from the first link reveals nothing
+                shown = 0  # rules.revealed(action, chain), written out: the links before the one played from
+                for allowed in chain:
+                    if allowed & b:
+                        break
+                    shown |= allowed
+                st.excluded[seat] |= shown
+            st.hands[seat] ^= b  # the card is in the hand: it is legal
             st.played |= b
             trick = st.trick
             trick.append(entry)

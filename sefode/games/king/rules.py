@@ -270,14 +270,13 @@ TRICK_POINTS: tuple[Callable[[int, int], int], ...] = (
 
 
 # ------------------------------------------------------------------------------------------ what may be played
-@functools.lru_cache(maxsize=4096)
 def play_chain(contract: int, trump: int, led: int, top_led: int, top_trump: int, broken: bool) -> tuple[int, ...]:
     """The chain of card sets a seat must play from, strictest first (see the module docstring).
 
     ``led`` is the suit led (-1 when the seat leads), ``top_led`` the highest card of that suit in the
     trick, ``top_trump`` the highest trump in it (-1: none), ``broken`` whether a heart (a trump, in
-    Trunfo) has been played in this hand. Worked out once per situation (a pure function, remembered: the same
-    few hundred situations come back all match long); the chain is a tuple, shared by every caller.
+    Trunfo) has been played in this hand. The engine looks the chains up in the tables below, made from this
+    function once (:data:`LEAD_CHAINS`, :data:`FOLLOW_CHAINS`, :data:`TRUNFO_FOLLOW_CHAINS`).
     """
     c = CONTRACTS[contract]
     if led < 0:  # leading
@@ -293,6 +292,36 @@ def play_chain(contract: int, trump: int, led: int, top_led: int, top_trump: int
         return (suit, higher, trumps)
     first = (c.follow_forced & LOWER[top_led], suit) if c.follow_forced else (suit,)
     return first + c.void_forced
+
+
+_TRUMPS = (0, 1, 2, 3, -1)
+"""The trump index of the chain tables: suits 0..3, then -1 (no trump) last, where a -1 index finds it."""
+
+LEAD_CHAINS: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
+    tuple(
+        (play_chain(contract, trump, -1, -1, -1, False), play_chain(contract, trump, -1, -1, -1, True))
+        for trump in _TRUMPS
+    )
+    for contract in range(len(CONTRACTS))
+)
+"""``LEAD_CHAINS[contract][trump][broken]``: the chain of the seat that leads (``trump`` -1: no trump)."""
+
+FOLLOW_CHAINS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    () if contract == TRUNFO else tuple(play_chain(contract, -1, top // 13, top, -1, False) for top in range(DECK_SIZE))
+    for contract in range(len(CONTRACTS))
+)
+"""``FOLLOW_CHAINS[contract][top_led]``: the chain of a seat that follows in a contract without trump (the suit led is
+the top card's; whether hearts are broken changes nothing once a card is led). Empty for Trunfo."""
+
+TRUNFO_FOLLOW_CHAINS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(play_chain(TRUNFO, trump, led, -1, top_trump, False) for top_trump in (*range(DECK_SIZE), -1))
+        for led in range(4)
+    )
+    for trump in range(4)
+)
+"""``TRUNFO_FOLLOW_CHAINS[trump][led][top_trump]``: the chain of a seat that follows in Trunfo (``top_trump`` -1, no
+trump in the trick yet, is the last entry; the top card led changes nothing)."""
 
 
 def legal_mask(hand: int, chain: Sequence[int]) -> int:

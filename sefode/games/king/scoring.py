@@ -18,10 +18,12 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     best = st.top_trump if st.top_trump >= 0 else st.top_led
     winner = s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
     cards = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
-    points = TRICK_POINTS[st.contract](cards, len(st.tricks))
+    tricks = st.tricks
+    number = len(tricks)  # of this trick, 0 for the first
+    points = TRICK_POINTS[st.contract](cards, number)
     st.points[winner] += points
     trick = Trick(st.leader, plays, winner, points)
-    st.tricks.append(trick)
+    tricks.append(trick)
     st.trick = []
     st.led = st.top_led = st.top_trump = -1
     st.chain = None
@@ -37,7 +39,7 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
             }
         )
     ends = _ENDS_WHEN[st.contract]
-    if len(st.tricks) == HAND_SIZE or (ends and st.played & ends == ends):
+    if number == HAND_SIZE - 1 or (ends and st.played & ends == ends):
         end_hand(st, events)
     else:
         st.turn = winner
