@@ -73,8 +73,9 @@ class KingState(MatchState):
     """Cards played in this hand, as a mask."""
     chain: tuple[int, ...] | None = None
     """What the seat to play must play from (``rules.play_chain``), kept from ``legal_actions`` to the play and on to
-    the next seat while the trick's situation (suit led, top cards, broken hearts) stays the same; None when it has to
-    be worked out again."""
+    the next seat while what the chain depends on (the suit led, the top card led where a penalty card must go under
+    it, the top trump) stays the same; None when it has to be looked up again (``rules.LEAD_CHAINS`` and the follow
+    tables)."""
     excluded: list[int] = field(default_factory=list)
     """Per seat: cards it has shown it does not hold (voids and skipped forced plays), for resampling."""
     tricks: list[Trick] = field(default_factory=list)
