@@ -11,7 +11,7 @@ const FIELDS = ["version", "deadline", "deadlines", "awaiting", "over", "seat_st
 
 /** A state's "deadline" from its "deadlines": the seat's own, else the earliest, else null. An update leaves
  * "deadline" out when it is this. */
-export function deadlineOf(deadlines, seat) {
+export function stateDeadline(deadlines, seat) {
   const own = seat === null ? undefined : deadlines[String(seat)];
   if (own !== undefined && own !== null) return own;
   const all = Object.values(deadlines);
@@ -95,7 +95,7 @@ export class StateModel {
       const version = state.version;
       for (const key of FIELDS) if (key in update) state[key] = update[key];
       if (!("version" in update)) state.version = version + 1;
-      if ("deadlines" in update && !("deadline" in update)) state.deadline = deadlineOf(state.deadlines, state.seat);
+      if ("deadlines" in update && !("deadline" in update)) state.deadline = stateDeadline(state.deadlines, state.seat);
       fold(state, "view", Object.entries(update.set || {}).map(([path, value]) => ["=", path, value]));
       fold(state, "view", update.ops || []);
       if (state.seat !== null && state.awaiting.includes(state.seat)) {
