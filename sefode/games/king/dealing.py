@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 from sefode.engine import Event, InvalidOptions
 from sefode.games.king.rules import (
+    BITS,
     CONTRACTS,
-    DECK_SIZE,
     FIXED_ORDER,
     HAND_SIZE,
     HANDS_PER_MATCH,
@@ -16,7 +16,6 @@ from sefode.games.king.rules import (
     TRUNFO,
     KingCardError,
     card_code,
-    mask_of,
 )
 from sefode.games.king.state import KingState, Phase
 from sefode.match import shuffle
@@ -65,7 +64,9 @@ def start_hand(st: KingState, events: list[Event] | None) -> None:
     number = st.hand_no
     st.dealer = dealer = (st.first_dealer + number - 1) % SEATS
     st.chooser = chooser = (dealer + 1) % SEATS
-    deck = list(range(DECK_SIZE))
+    # The deck is shuffled as the card codes ``range(DECK_SIZE)`` would be (a shuffle depends on the length alone), but
+    # it holds each card's bit, so that a hand's mask is the sum of its 13 bits (distinct bits: their sum is their or).
+    deck = list(BITS)
     shuffle(st.rng, deck)  # always (as ``st.rng.shuffle`` would), so that later hands do not depend on presets
     preset = st.presets.get(number)
     if preset is not None:
@@ -73,7 +74,7 @@ def start_hand(st: KingState, events: list[Event] | None) -> None:
     else:
         hands = [0] * SEATS
         for i in range(SEATS):
-            hands[(chooser + i) % SEATS] = mask_of(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
+            hands[(chooser + i) % SEATS] = sum(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)])
     st.hands = hands
     st.dealt = hands[:]
     st.turn = chooser
