@@ -36,6 +36,7 @@ from sefode.engine import (
 from sefode.games.king import dealing, sampling, scoring, views
 from sefode.games.king.bots import KNOWLEDGE
 from sefode.games.king.rules import (
+    BITS,
     CLUBS_IN,
     CONTRACT_INDEX,
     CONTRACTS,
@@ -265,7 +266,7 @@ class King(MatchGame[KingState]):
             chain = st.chain
             if chain is None:
                 chain = self.chain(st)
-            b = 1 << action
+            b = BITS[action]  # a table's shared int: ``1 << action`` would make a new one
             if chain and not chain[0] & b:  # a play from the first link reveals nothing
                 shown = 0  # rules.revealed(action, chain), written out: the links before the one played from
                 for allowed in chain:

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from sefode.engine import Event
 from sefode.games.king.dealing import start_hand
-from sefode.games.king.rules import CONTRACTS, HAND_SIZE, HANDS_PER_MATCH, SEATS, TRICK_POINTS, card_name, placements
+from sefode.games.king.rules import (
+    BITS,
+    CONTRACTS,
+    HAND_SIZE,
+    HANDS_PER_MATCH,
+    SEATS,
+    TRICK_POINTS,
+    card_name,
+    placements,
+)
 from sefode.games.king.state import HandRecord, KingState, Phase, Trick
 
 _ENDS_WHEN = tuple(c.ends_when for c in CONTRACTS)
@@ -17,7 +26,7 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     (s0, c0), (s1, c1), (s2, c2), (s3, c3) = plays  # a trick is resolved once all four seats have played
     best = st.top_trump if st.top_trump >= 0 else st.top_led
     winner = s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
-    cards = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
+    cards = BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3]
     tricks = st.tricks
     number = len(tricks)  # of this trick, 0 for the first
     points = TRICK_POINTS[st.contract](cards, number)
