@@ -37,6 +37,7 @@ from sefode.games.king import dealing, sampling, scoring, views
 from sefode.games.king.bots import KNOWLEDGE
 from sefode.games.king.rules import (
     BITS,
+    CARDS_IN_SUIT,
     CLUBS_IN,
     CONTRACT_INDEX,
     CONTRACTS,
@@ -51,6 +52,7 @@ from sefode.games.king.rules import (
     POOL_PER_SEAT,
     SEATS,
     SPADES_IN,
+    SUIT_MASK,
     SUITS,
     TRUNFO,
     TRUNFO_FOLLOW_CHAINS,
@@ -75,6 +77,26 @@ _TRUMP_ACTIONS = [TRUMP + s for s in range(4)]
 _POOL_BITS = sum(1 << c for c in POOL)
 _FOLLOW_FORCED = tuple(bool(c.follow_forced) for c in CONTRACTS)
 """Per contract: does a follower's chain depend on the top card led (a penalty card must go under it)?"""
+
+
+def _link_cards(link: int) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+    """For a link within one suit: the suit's shift and its ``rules.CARDS_IN_SUIT`` table; None for a wider link."""
+    for suit in range(4):
+        if not link & ~SUIT_MASK[suit]:
+            return 13 * suit, CARDS_IN_SUIT[suit]
+    return None
+
+
+_LINK_CARDS = {
+    link: _link_cards(link)
+    for link in {
+        *(link for by_trump in LEAD_CHAINS for pair in by_trump for chain in pair for link in chain),
+        *(link for by_top in FOLLOW_CHAINS for chain in by_top for link in chain),
+        *(link for by_led in TRUNFO_FOLLOW_CHAINS for by_top in by_led for chain in by_top for link in chain),
+    }
+}
+"""Every link of every chain the tables hold (``st.chain`` is always one of them) -> ``_link_cards(link)``: most plays
+(following suit) are from a link within one suit, whose legal cards one table lookup lists."""
 
 SUIT_WORDS = ("clubs", "hearts", "spades", "diamonds")
 
@@ -192,6 +214,10 @@ class King(MatchGame[KingState]):
             for allowed in chain:
                 m = hand & allowed
                 if m:
+                    one = _LINK_CARDS[allowed]
+                    if one is not None:  # m is within one suit: its cards are one table entry
+                        shift, cards_in = one
+                        return [*cards_in[m >> shift]]
                     break
             else:
                 m = hand
