@@ -20,11 +20,13 @@ from sefode.games.king.rules import (
     JK_MASK,
     KH_MASK,
     SALADA,
+    TRICK_POINTS,
     card_code,
     mask_of,
     placements,
     trick_points,
 )
+from sefode.games.king.scoring import _POINTS_BY_NUMBER
 from sefode.games.king.state import KingState
 
 NEGATIVE = ["vazas", "homens", "mulheres", "copas", "duas_ultimas", "king", "salada"]
@@ -756,3 +758,22 @@ def test_resample_never_fails_under_heavy_constraints() -> None:
 
 def test_jacks_and_kings_mask_holds_eight_cards() -> None:
     assert JK_MASK.bit_count() == 8
+
+
+# ---------------------------------------------------------------- engine tables
+
+
+def test_points_by_trick_number_alone_match_the_point_functions() -> None:
+    """``scoring._POINTS_BY_NUMBER`` stands for ``TRICK_POINTS`` in the contracts whose points do not depend on the
+    trick's cards (Vazas, Duas últimas, Trunfo): equal for any four cards and trick number."""
+    rng = random.Random(7)
+    by_number = {c.name for c in CONTRACTS if _POINTS_BY_NUMBER[c.index] is not None}
+    assert by_number == {"vazas", "duas_ultimas", "trunfo"}
+    for c in CONTRACTS:
+        table = _POINTS_BY_NUMBER[c.index]
+        if table is None:
+            continue
+        for number in range(13):
+            for _ in range(20):
+                cards = mask_of(rng.sample(range(52), 4))
+                assert TRICK_POINTS[c.index](cards, number) == table[number]

@@ -8,10 +8,13 @@ from sefode.games.king.dealing import start_hand
 from sefode.games.king.rules import (
     BITS,
     CONTRACTS,
+    DUAS_ULTIMAS,
     HAND_SIZE,
     HANDS_PER_MATCH,
     SEATS,
     TRICK_POINTS,
+    TRUNFO,
+    VAZAS,
     card_name,
     placements,
 )
@@ -19,6 +22,15 @@ from sefode.games.king.state import HandRecord, KingState, Phase, Trick
 
 _ENDS_WHEN = tuple(c.ends_when for c in CONTRACTS)
 """Per contract: the hand ends early once every one of these cards has been taken (0: never early)."""
+_POINTS_BY_NUMBER = tuple(
+    tuple(TRICK_POINTS[c.index](0, number) for number in range(HAND_SIZE))
+    if c.index in (VAZAS, DUAS_ULTIMAS, TRUNFO)
+    else None
+    for c in CONTRACTS
+)
+"""Per contract whose trick points depend on the trick's number alone (Vazas, Duas últimas, Trunfo: not on its cards):
+``TRICK_POINTS`` of each trick number, so that its tricks need neither the cards' mask nor the call; None for the
+others. ``tests/test_rules_king.py`` holds it equal to ``TRICK_POINTS``."""
 
 
 def resolve_trick(st: KingState, events: list[Event] | None) -> None:
@@ -26,10 +38,13 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     (s0, c0), (s1, c1), (s2, c2), (s3, c3) = plays  # a trick is resolved once all four seats have played
     best = st.top_trump if st.top_trump >= 0 else st.top_led
     winner = s0 if c0 == best else s1 if c1 == best else s2 if c2 == best else s3
-    cards = BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3]
     tricks = st.tricks
     number = len(tricks)  # of this trick, 0 for the first
-    points = TRICK_POINTS[st.contract](cards, number)
+    by_number = _POINTS_BY_NUMBER[st.contract]
+    if by_number is not None:
+        points = by_number[number]
+    else:
+        points = TRICK_POINTS[st.contract](BITS[c0] | BITS[c1] | BITS[c2] | BITS[c3], number)
     st.points[winner] += points
     trick = Trick(st.leader, plays, winner, points)
     tricks.append(trick)
