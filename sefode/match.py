@@ -76,14 +76,18 @@ def sample_range(rng: random.Random, n: int, k: int) -> list[int]:
     result: list[int] = []
     pick = result.append
     if n <= (_SETSIZE[k] if k < len(_SETSIZE) else _setsize(k)):
-        pool = list(range(n))
-        for m in range(n, n - k, -1):  # m numbers left in the pool
-            bits = m.bit_length()
-            j = getrandbits(bits)
+        if n < len(_POOLS):
+            pool = _POOLS[n][:]
+            steps = _POOL_STEPS[n][:k]
+        else:
+            pool = list(range(n))
+            steps = _pool_steps(n)[:k]
+        for m, bits, last in steps:  # m numbers left in the pool, the last at index ``last``
+            j = getrandbits(bits)  # _randbelow(m): the bits of m, drawn again while m or above
             while j >= m:
                 j = getrandbits(bits)
             pick(pool[j])
-            pool[j] = pool[m - 1]
+            pool[j] = pool[last]
     else:
         picked: set[int] = set()
         bits = n.bit_length()
@@ -102,6 +106,17 @@ def _setsize(k: int) -> int:
 
 
 _SETSIZE = [_setsize(k) for k in range(128)]
+
+
+def _pool_steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    """The draws of ``sample_range``'s pool from ``n`` numbers: for each count ``m`` left (``n`` down to 1), ``m``, its
+    bit length (what ``_randbelow(m)`` draws) and ``m - 1``, worked out once per ``n``."""
+    return tuple((m, m.bit_length(), m - 1) for m in range(n, 0, -1))
+
+
+_POOLS = [list(range(n)) for n in range(81)]
+"""``_POOLS[n]``: a pool's numbers before the first draw, copied per call (up to two truco decks, 80 cards)."""
+_POOL_STEPS = [_pool_steps(n) for n in range(81)]
 
 
 def shuffle(rng: random.Random, items: MutableSequence[Any]) -> None:
