@@ -3,7 +3,7 @@ checks of seed 000 rules (c) and (d) (the server deals, so a count is always rig
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sefode.engine import Event
@@ -18,6 +18,21 @@ _ROUNDS: list[list[tuple[int, ...]]] = [
 """``_ROUNDS[n][d]``: the ``n`` seats in the direction of play, from the one after seat ``d`` round to ``d`` itself."""
 _NEXT: list[tuple[int, ...]] = [tuple((s + 1) % n for s in range(n)) for n in range(9)]
 """``_NEXT[n]``: each seat's next seat when all ``n`` are in."""
+_MOST_CARDS = TRUCO_DECK_SIZE  # the largest hand: two decks between two players
+_HAND_CUTS: list[tuple[slice, ...]] = [
+    tuple(slice(i * size, (i + 1) * size) for i in range(8)) for size in range(_MOST_CARDS + 1)
+]
+"""``_HAND_CUTS[size][i]``: where the ``i``-th hand of ``size`` cards lies in a deal's cards (up to 8 seats)."""
+_SEAT_CUTS: list[list[list[tuple[slice, ...]]]] = [
+    [
+        [tuple(_HAND_CUTS[size][(s - first) % n] for s in range(n)) for size in range(_MOST_CARDS + 1)]
+        for first in range(n)
+    ]
+    for n in range(9)
+]
+"""``_SEAT_CUTS[n][first][size]``: each seat's hand in a deal's cards when all ``n`` seats are in and seat ``first``
+is dealt first (the deal's ``order`` is then ``_ROUNDS[n][(first - 1) % n]``)."""
+_NO_CARDS = slice(0, 0)
 
 
 def seating(n: int, dealer: int, alive: list[bool]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -80,19 +95,21 @@ def deal(st: FodinhaState) -> None:
     opts = st.opts
     order = st.order
     size = st.size
+    n = st.seats
     deck = sample_range(st.rng, TRUCO_DECK_SIZE * opts.decks, len(order) * size + opts.sete_letras)  # as ``draw``
-    hands: list[list[int]] = [[] for _ in range(st.seats)]
-    dealt: list[list[int]] = [[] for _ in range(st.seats)]
-    pos = 0
-    for s in order:
-        end = pos + size
-        hands[s] = deck[pos:end]
-        dealt[s] = deck[pos:end]
-        pos = end
-    st.hands = hands
-    st.dealt = dealt
+    # Each seat's cuts of the deck, hands in ``order`` one after the other (an empty cut for a seat not dealt in).
+    if len(order) == n:
+        cuts: Sequence[slice] = _SEAT_CUTS[n][order[0]][size]
+    else:
+        cuts = [_NO_CARDS] * n
+        hand_cuts = _HAND_CUTS[size]
+        for i, s in enumerate(order):
+            cuts[s] = hand_cuts[i]
+    cut = deck.__getitem__
+    st.hands = list(map(cut, cuts))
+    st.dealt = list(map(cut, cuts))
     if opts.sete_letras:
-        st.vira = deck[pos]
+        st.vira = deck[-1]  # drawn after the hands
         st.strength = sete_letras_strength(st.vira)
     else:
         st.vira = -1
