@@ -3,6 +3,7 @@ won at the end of a hand (seed 002 for Se Fode, seed 000 for 7 Letras), who is o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sefode.engine import Event
@@ -80,38 +81,46 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
             won_record[s] = won[s]
     # Score by unit (a pair adds its partners' bids and tricks): each unit dealt in is off by the sum of its seats'
     # bids minus the sum of their tricks.
+    new_score = st.score[:]
+    busted: list[int] = []
     if opts.teams:
         off: dict[int, int] = {}
         for s in order:
             u = unit[s]
             off[u] = off.get(u, 0) + bids[s] - won[s]
-    else:  # each seat is its own unit
-        off = {s: bids[s] - won[s] for s in order}
-    new_score = st.score[:]
-    busted: list[int] = []
-    for u, diff in off.items():
-        if sete_letras:
-            if diff:
-                new_score[u] += 1
-            if new_score[u] >= SETE_LETRAS_LIMIT:
-                busted.append(u)
-        else:
+        for u, diff in off.items():  # Se Fode only: 7 Letras has no pairs
             new_score[u] -= abs(diff)
             if new_score[u] <= 0:
                 busted.append(u)
+        units_in: Iterable[int] = off
+    else:  # each seat is its own unit (written out: no dict of differences)
+        units_in = order
+        if sete_letras:
+            for s in order:
+                if bids[s] != won[s]:
+                    new_score[s] += 1
+                if new_score[s] >= SETE_LETRAS_LIMIT:
+                    busted.append(s)
+        else:
+            for s in order:
+                left = new_score[s] - abs(bids[s] - won[s])
+                new_score[s] = left
+                if left <= 0:
+                    busted.append(s)
     leavers = not opts.teams and True in st.leaving
     if busted or leavers:
-        void, out_seats = settle_outs(st, off, new_score, busted, leavers)
+        void, out_seats = settle_outs(st, units_in, new_score, busted, leavers)
     else:
         void, out_seats = False, []
         st.score = new_score
     score = st.score
-    if void:  # the seats dealt in, with their scores as they were
-        score_record: list[int | None] = [score[unit[s]] if won_record[s] is not None else None for s in range(n)]
-    elif len(order) == n and not opts.teams:  # every seat was in, each its own unit
-        score_record = list(score)
-    else:  # the seats still in before this hand's outs, with their new scores
-        score_record = [score[unit[s]] if alive[s] or s in out_seats else None for s in range(n)]
+    # The scores of the seats dealt in (those alive when it was dealt): after this hand, or as they were if it is void.
+    if len(order) == n and not opts.teams:  # every seat was in, each its own unit
+        score_record: list[int | None] = list(score)
+    else:
+        score_record = [None] * n
+        for s in order:
+            score_record[s] = score[unit[s]]
     # Positional (the fields' order): with keywords this call cost three times as much.
     record = HandRecord(
         st.hand_no, st.dealer, st.size, st.vira, bids_record, st.tricks, won_record, score_record, out_seats, void,
@@ -130,16 +139,20 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
                 "void": void,
             }
         )
-    if out_seats and len({unit[s] for s in range(n) if alive[s]}) <= 1:
+    still_in = alive.count(True)
+    if out_seats and (len({unit[s] for s in range(n) if alive[s]}) if opts.teams else still_in) <= 1:
         finish(st, events)
         return
-    most = opts.fits(n - alive.count(False))
+    most = opts.fits(still_in)
+    size = st.size
     if void:
-        size, climbing = min(st.size, most), st.climbing
+        size, climbing = min(size, most), st.climbing
     elif out_seats and not sete_letras:
         size, climbing = 1, True
+    elif st.climbing and size < most:  # next_hand_size's usual step, written out
+        size, climbing = size + 1, True
     else:
-        size, climbing = next_hand_size(st.size, st.climbing, most)
+        size, climbing = next_hand_size(size, st.climbing, most)
     after = order[0]  # the seat after the dealer when this hand was dealt
     st.dealer = after if alive[after] else next_alive(st, st.dealer)
     start_hand(st, size, climbing, events)
@@ -164,15 +177,16 @@ def take_bolo(st: FodinhaState, events: list[Event] | None) -> dict[str, Any]:
 
 
 def settle_outs(
-    st: FodinhaState, off: dict[int, int], new_score: list[int], busted: list[int], leavers: bool
+    st: FodinhaState, units_in: Iterable[int], new_score: list[int], busted: list[int], leavers: bool
 ) -> tuple[bool, list[int]]:
     """A hand that ends with units out of lives (points) or seats that left: is the hand void, and which seats go out.
-    Sets the scores (unless void), the units' out keys for the placements, and the seats out."""
+    ``units_in`` are the units dealt in. Sets the scores (unless void), the units' out keys for the placements, and
+    the seats out."""
     forfeits = [s for s in st.order if st.leaving[s]] if leavers else []
     void = False
     if busted:
         # Everyone still in would go out together: the hand is void (a seat that left does not count).
-        staying = {u for u in off if u not in forfeits}
+        staying = set(units_in).difference(forfeits)
         void = bool(staying) and staying.issubset(busted)
     out_units: list[int] = []
     if not void:
@@ -184,8 +198,13 @@ def settle_outs(
         if u not in forfeits:
             st.out_key[u] = (2 * st.hand_no + 1, left_value(st, u))
     alive = st.alive
-    unit = st.unit
-    out_seats = [s for s in range(st.seats) if alive[s] and unit[s] in out_units] if out_units else []
+    if not out_units:
+        out_seats: list[int] = []
+    elif st.opts.teams:
+        unit = st.unit
+        out_seats = [s for s in range(st.seats) if alive[s] and unit[s] in out_units]
+    else:  # each seat its own unit, and every unit out was dealt in (alive until now)
+        out_seats = sorted(out_units)
     for s in out_seats:
         alive[s] = False
     return void, out_seats
