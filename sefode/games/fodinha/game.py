@@ -195,7 +195,7 @@ class Fodinha(MatchGame[FodinhaState]):
         if state.phase is PLAYING:
             return state.hands[seat][:]
         actions = _BIDS[state.size][:]
-        if state.nbids == len(state.order) - 1:  # the last bidder
+        if seat == state.order[-1]:  # the last bidder (bids go round ``order``)
             forbidden = _foot_rule(state)
             if forbidden is not None:
                 del actions[forbidden]
@@ -258,14 +258,14 @@ class Fodinha(MatchGame[FodinhaState]):
         st.log.append(entry)
         if action < BID:
             st.hands[seat].remove(action)
-            trick = st.trick
-            trick.append(entry)
+            st.trick.append(entry)
             if events is not None:
                 events.append({"type": "play", "seat": seat, "card": truco_name(action)})
-            if len(trick) == len(st.order):
-                resolve_trick(st, events)
-            else:
-                st.turn = st.nxt[seat]
+            after = st.nxt[seat]
+            if after != st.leader:  # the trick ends when its turn comes back round to its leader
+                st.turn = after
+                return
+            resolve_trick(st, events)
             return
         st.bids[seat] = action - BID
         nbids = st.nbids = st.nbids + 1
