@@ -65,6 +65,11 @@ def trick_winner_pairs(plays: Sequence[tuple[int, int]], strength: Sequence[int]
     top = max(values)
     if values.count(top) == 1:  # the strongest card has no equal: it wins
         return values.index(top)
+    return melt_pairs(values)
+
+
+def melt_pairs(values: Sequence[int]) -> int:
+    """``trick_winner_pairs`` from the strengths of the plays in order, when the strongest has an equal."""
     unpaired: dict[int, int] = {}
     for index, value in enumerate(values):
         if value in unpaired:

@@ -10,17 +10,23 @@ from sefode.engine import Event
 from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.dealing import start_hand
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT
-from sefode.games.fodinha.rules import next_hand_size, trick_winner_all, trick_winner_pairs
+from sefode.games.fodinha.rules import melt_pairs, next_hand_size, trick_winner_all
 from sefode.games.fodinha.state import OVER, FodinhaState, HandRecord, Trick
 
 
 def resolve_trick(st: FodinhaState, events: list[Event] | None) -> None:
     plays = st.trick
     sete_letras = st.opts.sete_letras
+    strength = st.strength
     if sete_letras:
-        index = trick_winner_all(plays, st.strength)
+        index = trick_winner_all(plays, strength)
     else:
-        index = trick_winner_pairs(plays, st.strength)
+        # trick_winner_pairs written out (no call, no comprehension): the strongest card wins if it has no equal.
+        values: list[int] = []
+        for _, card in plays:
+            values.append(strength[card])
+        top = max(values)
+        index = values.index(top) if values.count(top) == 1 else melt_pairs(values)
     value = 1 + st.acc
     leader = st.leader
     if index < 0:
