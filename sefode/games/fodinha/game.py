@@ -177,7 +177,7 @@ class Fodinha(MatchGame[FodinhaState]):
             seats=n,
             phase=BIDDING,
             opts=opts,
-            unit=[s % units for s in range(n)],
+            unit=list(range(units)) * (n // units),  # seat -> seat % units
             units=units,
             score=[opts.pool] * units,
             alive=[True] * n,

@@ -236,15 +236,24 @@ _STILL_IN = (1 << 30, 0)
 def finish(st: FodinhaState, events: list[Event] | None) -> None:
     st.phase = OVER
     st.turn = -1
-    st.hands = [[] for _ in range(st.seats)]
-    keys = [_STILL_IN if key is None else key for key in st.out_key]
+    n = st.seats
+    unit = st.unit
+    # Loops rather than comprehensions (each of which costs a function call): this runs once per match.
+    hands: list[list[int]] = []
+    for _ in range(n):
+        hands.append([])
+    st.hands = hands
+    keys: list[tuple[int, int]] = []
+    for key in st.out_key:
+        keys.append(_STILL_IN if key is None else key)
     if not st.opts.teams:
         for s, (hand, order) in st.left_key.items():
-            keys[st.unit[s]] = (2 * hand, order)
+            keys[unit[s]] = (2 * hand, order)
     # Competition ranking (1, 2, 2, 4): one place more than the number of units with a greater key.
     ranked = sorted(keys, reverse=True)
-    unit_place = [ranked.index(key) + 1 for key in keys]
-    placements = [unit_place[st.unit[s]] for s in range(st.seats)]
+    placements: list[int] = []
+    for s in range(n):
+        placements.append(ranked.index(keys[unit[s]]) + 1)
     for s, place in st.reserved.items():
         placements[s] = max(place, placements[s])
     st.placements = placements
