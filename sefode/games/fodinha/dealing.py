@@ -41,7 +41,7 @@ def seating(n: int, dealer: int, alive: list[bool]) -> tuple[tuple[int, ...], tu
     everyone = _ROUNDS[n][dealer]
     if False not in alive:
         return everyone, _NEXT[n]
-    order = tuple([s for s in everyone if alive[s]])
+    order = tuple(filter(alive.__getitem__, everyone))  # the seats of ``everyone`` still alive
     nxt = [-1] * n
     prev = order[-1]
     for s in order:
@@ -55,9 +55,12 @@ def start_hand(st: FodinhaState, size: int, climbing: bool, events: list[Event] 
     st.size = size
     st.climbing = climbing
     n = st.seats
-    order, nxt = seating(n, st.dealer, st.alive)
+    if False not in st.alive:  # seating()'s usual case written out: every seat is in
+        order = _ROUNDS[n][st.dealer]
+        st.nxt = _NEXT[n]
+    else:
+        order, st.nxt = seating(n, st.dealer, st.alive)
     st.order = order
-    st.nxt = nxt
     deal(st)
     first = order[0]
     st.phase = BIDDING

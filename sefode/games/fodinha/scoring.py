@@ -149,7 +149,12 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
     if out_seats and (len({unit[s] for s in range(n) if alive[s]}) if opts.teams else still_in) <= 1:
         finish(st, events)
         return
-    most = opts.fits(still_in)
+    # opts.fits(still_in) written out (no call): the most cards each seat still in can get.
+    most = (39 if sete_letras else 40 * opts.decks) // still_in
+    if opts.max_cards is not None and most > opts.max_cards:
+        most = opts.max_cards
+    if most < 1:
+        most = 1
     size = st.size
     if void:
         size, climbing = min(size, most), st.climbing
