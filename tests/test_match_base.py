@@ -14,7 +14,7 @@ from toygame import Lances
 from sefode.engine import Game, get_game
 from sefode.games.fodinha.state import Phase as FodinhaPhase
 from sefode.games.king.state import Phase as KingPhase
-from sefode.match import OVER, MatchGame, MatchState, Phase, sample_range, shuffle
+from sefode.match import OVER, MatchGame, MatchState, Phase, randbelow, sample_range, seeded_random, shuffle
 from sefode.testing.suite import random_options
 
 BUILT_IN = ("fodinha", "king", "trash", "guimenon")
@@ -101,4 +101,19 @@ def test_shuffle_draws_what_random_shuffle_draws(size: int) -> None:
         shuffle(ours, mine)
         theirs.shuffle(reference)
         assert mine == reference, (size, seed)
+        assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("seed", [0, 1, -1, 5, 777, 2**40, -(2**70), 10**30])
+def test_seeded_random_is_random_random(seed: int) -> None:
+    ours, theirs = seeded_random(seed), random.Random(seed)
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 9, 40, 1000])
+def test_randbelow_draws_what_randrange_draws(n: int) -> None:
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert [randbelow(ours, n) for _ in range(10)] == [theirs.randrange(n) for _ in range(10)]
         assert ours.getstate() == theirs.getstate()

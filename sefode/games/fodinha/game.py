@@ -49,7 +49,7 @@ from sefode.games.fodinha.rules import SHOW as SHOW
 from sefode.games.fodinha.scoring import resolve_trick
 from sefode.games.fodinha.state import BIDDING, OVER, PLAYING, FodinhaState
 from sefode.games.fodinha.views import past, public_view, record_json, sees
-from sefode.match import MatchGame
+from sefode.match import MatchGame, randbelow, seeded_random
 
 MAX_SEATS = 8
 
@@ -147,11 +147,11 @@ class Fodinha(MatchGame[FodinhaState]):
             unknown = sorted(k for k in setup if k not in _SETUP_KEYS)
             raise InvalidOptions(f"unknown setup key(s) {', '.join(unknown)}; Fodinha takes dealer, deals")
         n = opts.players
-        rng = random.Random(seed)
+        rng = seeded_random(seed)  # random.Random(seed)
         dealer_raw = setup.get("dealer")
         # The first dealer is always drawn, even when the setup fixes it, so that the deals that follow
         # depend on the seed alone: an exported history (which names the dealer) replays the same match.
-        dealer = rng.randrange(n)
+        dealer = randbelow(rng, n)  # rng.randrange(n)
         if dealer_raw is not None:
             if isinstance(dealer_raw, bool) or not isinstance(dealer_raw, int) or not 0 <= dealer_raw < n:
                 raise InvalidOptions(f"dealer must be a seat from 0 to {n - 1}, not {dealer_raw!r}")
