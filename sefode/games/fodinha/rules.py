@@ -61,15 +61,12 @@ def trick_winner_pairs(plays: Sequence[tuple[int, int]], strength: Sequence[int]
 
     Returns the index in ``plays`` of the winning play, or -1 when every card was cancelled.
     """
-    values = [strength[card] for _, card in plays]
+    values: list[int] = []
+    for _, card in plays:  # a loop, not a comprehension: this runs at every trick of a search
+        values.append(strength[card])
     top = max(values)
     if values.count(top) == 1:  # the strongest card has no equal: it wins
         return values.index(top)
-    return melt_pairs(values)
-
-
-def melt_pairs(values: Sequence[int]) -> int:
-    """``trick_winner_pairs`` from the strengths of the plays in order, when the strongest has an equal."""
     unpaired: dict[int, int] = {}
     for index, value in enumerate(values):
         if value in unpaired:
