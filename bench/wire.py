@@ -2,14 +2,16 @@
 
 Usage::
 
-    .venv/bin/python bench/wire.py [--matches 3] [--seed 1] [--json] [--parts] [--time]
+    .venv/bin/python bench/wire.py [--matches 3] [--seed 1] [--clock] [--json] [--parts] [--time]
 
 Plays seeded random matches of every game in-process, and sends each action's states to one connection per seat
 (no spectator) exactly as a room does (``present.state_message`` and ``patches.Updates``, the same code), once to
 connections that take full states and once to connections that take updates. Reports the mean bytes per action summed
 over the seats (the payload: what the server writes), and the same streams as permessage-deflate with context
 takeover would send them (the server does not negotiate it: ``ws_per_message_deflate=False``); ``--parts``: the
-updates' bytes by key. Deterministic: no server, no clock counts.
+updates' bytes by key. Deterministic: no server, no clock counts. ``--clock``: every awaited seat has a turn clock,
+as in a room with clocks (docs/protocol.md, ``deadlines``): a seat's clock starts when its turn does, 30 s from a
+made-up time that moves 1.5 s per action.
 
 ``--time`` also times what the room's ``Updates.texts`` spends per action on these matches, for connections that
 take full states and for connections that take updates (the same states, recorded once: the best of ``--repeat``
@@ -46,6 +48,14 @@ GAMES: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
+CLOCK_EPOCH_MS = 1_796_400_000_000
+"""``--clock``'s made-up time at a match's start (epoch ms, December 2026: as many digits as a real deadline)."""
+CLOCK_MS = 30_000
+"""``--clock``: a turn's clock (the rooms' default ``clock_s``)."""
+CLOCK_STEP_MS = 1_500
+"""``--clock``: the time one action takes."""
+
+
 class Link:
     def __init__(self, seat: int, updates: bool) -> None:
         self.seat = seat
@@ -74,15 +84,25 @@ def play(
     options: dict[str, Any],
     seed: int,
     send: Callable[[MatchRun, list[dict[str, Any]], int | None], None],
+    clock: bool = False,
 ) -> int:
     """Play one seeded random match, calling ``send(run, events, only)`` at its start and after each action
-    (``only``: the seat a secret action's state goes to alone, else None); the number of actions."""
+    (``only``: the seat a secret action's state goes to alone, else None); the number of actions. ``clock``: the
+    awaited seats' turn clocks run, as ``Clock.start`` sets them (``run.deadlines``), on a made-up time."""
     rng = random.Random(seed)
     values = game.validate_options(options)
     state = game.new_match(values, seed)
     n = game.seats(state)
     run = MatchRun("m", 1, game, state, seed, values, {}, [MatchSeat() for _ in range(n)])
     run.awaiting = game.awaiting(state)
+    now_ms = CLOCK_EPOCH_MS
+
+    def start_clocks(seats: set[int] | frozenset[int]) -> None:
+        for s in seats if clock else ():
+            run.turn_started[s] = now_ms / 1000
+            run.deadlines[s] = now_ms + CLOCK_MS
+
+    start_clocks(run.awaiting)
     send(run, [], None)
     actions = 0
     limit = min(20_000, game.max_decisions(values))
@@ -90,14 +110,15 @@ def play(
         seat = rng.choice(sorted(game.awaiting(run.state)))
         events = game.apply(run.state, seat, rng.choice(game.legal_actions(run.state, seat)))
         secret = run.secret(seat, events)
-        run.advance(seat, secret)
+        now_ms += CLOCK_STEP_MS
+        start_clocks(run.advance(seat, secret))
         send(run, events, seat if secret else None)
         actions += 1
     return actions
 
 
 def match_bytes(
-    game: Game[Any], options: dict[str, Any], seed: int, parts: dict[str, int] | None = None
+    game: Game[Any], options: dict[str, Any], seed: int, parts: dict[str, int] | None = None, clock: bool = False
 ) -> tuple[int, int, int, int, int, int]:
     """(actions, bytes of full states, bytes of updates, seats, and both again as permessage-deflate would send
     them) over one seeded random match; ``parts`` adds up the updates' bytes by key."""
@@ -122,7 +143,7 @@ def match_bytes(
             else:
                 link.deflated(text)  # the join's state is in the compression context all the same
 
-    actions = play(game, options, seed, send)
+    actions = play(game, options, seed, send, clock)
     return actions, sizes[False], sizes[True], n, deflated[False], deflated[True]
 
 
@@ -169,6 +190,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", action="store_true", help="every awaited seat has a turn clock (deadlines)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--parts", action="store_true", help="also the updates' bytes/action by key")
     parser.add_argument("--time", action="store_true", help="also the CPU time Updates.texts takes per action")
@@ -181,7 +203,7 @@ def main() -> int:
         seats = 0
         parts: dict[str, int] = {}
         for m in range(args.matches):
-            actions, full, upd, seats, zfull, zupd = match_bytes(game, options, args.seed + m, parts)
+            actions, full, upd, seats, zfull, zupd = match_bytes(game, options, args.seed + m, parts, args.clock)
             totals = [t + x for t, x in zip(totals, [actions, full, upd, zfull, zupd], strict=True)]
         actions, full, upd, zfull, zupd = totals
         timing: dict[str, Any] = {}

@@ -43,7 +43,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from sefode.fold import Held
 
-PROTOCOL = 3
+PROTOCOL = 4
 COOKIE = "sefode_session"
 AUTH_CLOSE_CODES = frozenset({4401, 4403, 4410})
 """Close codes after which reconnecting cannot help: no session, refused origin, session ended (token revoked)."""

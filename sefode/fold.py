@@ -39,6 +39,12 @@ def deadline_of(deadlines: dict[str, int], seat: int | None) -> int | None:
     return own if own is not None else min(deadlines.values(), default=None)
 
 
+def awaiting_of(deadlines: dict[str, int]) -> list[int]:
+    """A state's ``awaiting`` from its ``deadlines``: their seats, in order. An update that carries ``deadlines``
+    leaves ``awaiting`` out when it is this (docs/protocol.md, "Updates")."""
+    return sorted(int(seat) for seat in deadlines)
+
+
 def pointer(path: Iterable[str | int]) -> str:
     """The path string of a list of keys and indexes."""
     return "/".join(str(k).replace("~", "~0").replace("/", "~1") for k in path)
@@ -114,6 +120,8 @@ class Held:
             state["version"] = version + 1
         if "deadlines" in update and "deadline" not in update:
             state["deadline"] = deadline_of(state["deadlines"], state["seat"])
+        if "deadlines" in update and "awaiting" not in update:
+            state["awaiting"] = awaiting_of(state["deadlines"])
         fold(state, "view", (["=", path, value] for path, value in update.get("set", {}).items()))
         fold(state, "view", update.get("ops", ()))
         if state["seat"] is not None and state["seat"] in state["awaiting"]:

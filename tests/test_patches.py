@@ -254,3 +254,54 @@ def test_an_update_leaves_out_the_deadline_its_deadlines_tell_and_the_fold_takes
             assert ("deadline" in message) == (told != derived if changed else told != steps[step - 1][2][seats[i]])
             folded = helds[i].fold(message)
             assert folded["deadline"] == told and folded["deadlines"] == deadlines, (step, seats[i], message)
+
+
+def test_an_update_leaves_out_the_awaiting_its_deadlines_tell_and_the_fold_takes_it_from_them() -> None:
+    """With clocks every awaited seat has a deadline: an update that carries the new ``deadlines`` leaves
+    ``awaiting`` out when it is their seats, in order, and says it when it is something else (a pause empties
+    ``deadlines``, a seat awaited without a clock), even when ``awaiting`` did not change; folding gives the full
+    state's ``awaiting``, and the legal list of the seat's turn, for the seats and the spectators."""
+    steps: list[tuple[list[int], dict[str, int]]] = [
+        ([0], {"0": 1_000}),
+        ([1], {"1": 2_000}),  # the turn moved: deadlines tell it
+        ([0, 1], {"0": 3_000, "1": 2_500}),  # both awaited, each with its clock
+        ([1], {}),  # paused: the clocks stopped, seat 1 still awaited
+        ([1], {"1": 5_000}),  # resumed: awaiting unchanged, deadlines tell it again
+        ([0, 1], {"1": 6_000}),  # a seat awaited without a clock
+        ([], {}),  # nobody awaited, no clock
+    ]
+    legal = [{"action": {"play": "4c"}, "label": {"key": "action.play", "params": {"card": "4c"}, "text": "play 4c"}}]
+    updates = Updates()
+    conns = [_Conn(), _Conn(), _Conn()]
+    seats: list[int | None] = [0, 1, None]
+    helds: list[Held] = []
+    for step, (awaiting, deadlines) in enumerate(steps):
+        messages: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            own = deadlines.get(str(seat)) if seat is not None else None
+            message = _state(
+                seat=seat,
+                version=step,
+                awaiting=awaiting,
+                legal=legal if seat in awaiting else [],
+                deadlines=deadlines,
+                deadline=own if own is not None else min(deadlines.values(), default=None),
+                view={"step": step},
+            )
+            del message["seq"]
+            messages[seat] = message
+        texts = updates.texts(list(zip(conns, seats, strict=True)), messages, lambda m: json.dumps(m))
+        for i, (_conn, text) in enumerate(texts):
+            message = json.loads(text)
+            if step == 0:
+                helds.append(Held(message))
+                continue
+            told = sorted(int(s) for s in deadlines)
+            if "deadlines" in message:
+                assert ("awaiting" in message) == (awaiting != told), (step, seats[i], message)
+            else:
+                assert ("awaiting" in message) == (awaiting != steps[step - 1][0]), (step, seats[i], message)
+            folded = helds[i].fold(message)
+            assert folded["awaiting"] == awaiting and folded["deadlines"] == deadlines, (step, seats[i], message)
+            assert folded["legal"] == (legal if seats[i] in awaiting else []), (step, seats[i], message)
+            assert folded == {**messages[seats[i]], "seq": message["seq"]}, (step, seats[i])

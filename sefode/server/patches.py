@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
-from sefode.fold import Held, Op, deadline_of, fold, pointer
+from sefode.fold import Held, Op, awaiting_of, deadline_of, fold, pointer
 
 __all__ = ["Held", "Op", "Updates", "diff", "fold", "pack"]
 
@@ -469,6 +469,11 @@ class Updates:
                 head = shared.get(id(sent.common))
                 if head is None:
                     fields = {k: first[k] for k in COMMON_KEYS if sent.common[k] != common[k]}
+                    if "deadlines" in fields:  # the client takes the awaited seats from them, unless told apart
+                        if first["awaiting"] == awaiting_of(first["deadlines"]):
+                            fields.pop("awaiting", None)
+                        else:
+                            fields["awaiting"] = first["awaiting"]
                     head = shared[id(sent.common)] = orjson.dumps(
                         {"type": "update", "seq": seq, "events": events, **fields}
                     ).decode()[:-1]

@@ -18,6 +18,14 @@ export function stateDeadline(deadlines, seat) {
   return all.length ? Math.min(...all) : null;
 }
 
+/** A state's "awaiting" from its "deadlines": their seats, in order. An update that carries "deadlines" leaves
+ * "awaiting" out when it is this. */
+export function stateAwaiting(deadlines) {
+  return Object.keys(deadlines)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
 function keys(path) {
   return path === "" ? [] : path.split("/").map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
@@ -96,6 +104,7 @@ export class StateModel {
       for (const key of FIELDS) if (key in update) state[key] = update[key];
       if (!("version" in update)) state.version = version + 1;
       if ("deadlines" in update && !("deadline" in update)) state.deadline = stateDeadline(state.deadlines, state.seat);
+      if ("deadlines" in update && !("awaiting" in update)) state.awaiting = stateAwaiting(state.deadlines);
       fold(state, "view", Object.entries(update.set || {}).map(([path, value]) => ["=", path, value]));
       fold(state, "view", update.ops || []);
       if (state.seat !== null && state.awaiting.includes(state.seat)) {
