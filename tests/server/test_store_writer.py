@@ -1,0 +1,64 @@
+"""The store's group commits run on one connection it keeps (``Store.run_batch``): a connection the database dropped
+costs one failed write, not every write after it."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from server_helpers import postgres_url
+
+from sefode.store import Store
+from sefode.store.db import add_action, create_match_on, save_room_on
+
+
+def _bids(store: Store) -> list[int]:
+    stored = store.load_match("m1")
+    assert stored is not None
+    return [entry["bid"] for _seat, entry, _source in stored.actions]
+
+
+def test_a_write_after_the_database_dropped_the_writer_connection_goes_through_on_a_fresh_one() -> None:
+    with postgres_url() as url:
+        store = Store(url)
+        store.migrate()
+        try:
+            store.run_fenced(None, save_room_on, "r1", {"name": "r", "game": "fodinha"}, "public", "inv-r1")
+            store.run_fenced(None, create_match_on, "m1", "r1", 1, "fodinha", {}, 7, {}, [])
+            store.run_batch([(add_action, ("m1", 0, 0, {"bid": 0}, "human"))])
+            with store.engine.connect() as admin:  # the database ends every other session (a restart, a failover)
+                admin.execute(
+                    sa.text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )
+                )
+            with pytest.raises(sa.exc.DBAPIError):
+                store.run_batch([(add_action, ("m1", 1, 1, {"bid": 1}, "human"))])
+            store.run_batch([(add_action, ("m1", 1, 1, {"bid": 2}, "human"))])
+            store.run_batch(
+                [(add_action, ("m1", 2, 2, {"bid": 3}, "human")), (add_action, ("m1", 3, 3, {"bid": 4}, "human"))]
+            )
+            assert _bids(store) == [0, 2, 3, 4]
+        finally:
+            store.close()
+
+
+def test_a_failed_group_commit_leaves_no_transaction_open_on_sqlite(tmp_path: object) -> None:
+    """A refused write rolls its transaction back: another connection writes at once (SQLite has one writer at a
+    time: an open transaction would hold the lock), and the next group commit goes through."""
+    store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+    store.migrate()
+    try:
+        store.run_fenced(None, save_room_on, "r1", {"name": "r", "game": "fodinha"}, "public", "inv-r1")
+        store.run_fenced(None, create_match_on, "m1", "r1", 1, "fodinha", {}, 7, {}, [])
+        store.run_batch([(add_action, ("m1", 0, 0, {"bid": 0}, "human"))])
+        with pytest.raises(sa.exc.IntegrityError):  # the same index twice
+            store.run_batch([(add_action, ("m1", 0, 1, {"bid": 1}, "human"))])
+        with store.engine.begin() as other:
+            other.execute(sa.text("PRAGMA busy_timeout = 0"))  # a held lock fails the write at once, not in 5 s
+            save_room_on(other, "r2", {"name": "r2", "game": "fodinha"}, "public", "inv-r2")
+            other.execute(sa.text("PRAGMA busy_timeout = 5000"))
+        store.run_batch([(add_action, ("m1", 1, 1, {"bid": 2}, "human"))])
+        assert _bids(store) == [0, 2]
+    finally:
+        store.close()
