@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from sefode.fold import deadline_of
 from sefode.server.patches import Held, Updates, diff, fold, pack
 
 ITEMS: list[Any] = [0, 1, True, False, "x", "y", None, [1], [1, 2], {"a": 1}]
@@ -211,6 +212,38 @@ def test_updates_fold_to_the_full_states_when_a_key_stops_being_shared_by_every_
             assert folded["view"] == json.loads(json.dumps(views[seat])), (step, seat, message)
 
 
+_CLOCK_SEATS: list[int | None] = [0, 1, None]
+"""The connections of the clock tests: seats 0 and 1, and a spectator."""
+
+
+def _clock_step(
+    updates: Updates,
+    conns: list[_Conn],
+    step: int,
+    awaiting: list[int],
+    deadlines: dict[str, int],
+    deadline: dict[int | None, int | None],
+    legal: list[Any],
+) -> tuple[dict[int | None, dict[str, Any]], list[dict[str, Any]]]:
+    """One action's states for ``_CLOCK_SEATS`` (each with its ``deadline``, ``legal`` for the awaited seats) sent
+    through ``updates``: the states, and what each connection got, decoded."""
+    messages: dict[int | None, dict[str, Any]] = {}
+    for seat in _CLOCK_SEATS:
+        message = _state(
+            seat=seat,
+            version=step,
+            awaiting=awaiting,
+            legal=legal if seat in awaiting else [],
+            deadlines=deadlines,
+            deadline=deadline[seat],
+            view={"step": step},
+        )
+        del message["seq"]
+        messages[seat] = message
+    texts = updates.texts(list(zip(conns, _CLOCK_SEATS, strict=True)), messages, lambda m: json.dumps(m))
+    return messages, [json.loads(text) for _conn, text in texts]
+
+
 def test_an_update_leaves_out_the_deadline_its_deadlines_tell_and_the_fold_takes_it_from_them() -> None:
     """A state's ``deadline`` is its seat's own, else the earliest of ``deadlines`` (``present.state_message``): an
     update that carries the new ``deadlines`` leaves ``deadline`` out when that is what they tell, and says it when
@@ -225,25 +258,11 @@ def test_an_update_leaves_out_the_deadline_its_deadlines_tell_and_the_fold_takes
     ]
     updates = Updates()
     conns = [_Conn(), _Conn(), _Conn()]
-    seats: list[int | None] = [0, 1, None]
+    seats = _CLOCK_SEATS
     helds: list[Held] = []
     for step, (awaiting, deadlines, deadline) in enumerate(steps):
-        messages: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            message = _state(
-                seat=seat,
-                version=step,
-                awaiting=awaiting,
-                legal=[],
-                deadlines=deadlines,
-                deadline=deadline[seat],
-                view={"step": step},
-            )
-            del message["seq"]
-            messages[seat] = message
-        texts = updates.texts(list(zip(conns, seats, strict=True)), messages, lambda m: json.dumps(m))
-        for i, (_conn, text) in enumerate(texts):
-            message = json.loads(text)
+        _messages, sent = _clock_step(updates, conns, step, awaiting, deadlines, deadline, [])
+        for i, message in enumerate(sent):
             if step == 0:
                 helds.append(Held(message))
                 continue
@@ -273,26 +292,12 @@ def test_an_update_leaves_out_the_awaiting_its_deadlines_tell_and_the_fold_takes
     legal = [{"action": {"play": "4c"}, "label": {"key": "action.play", "params": {"card": "4c"}, "text": "play 4c"}}]
     updates = Updates()
     conns = [_Conn(), _Conn(), _Conn()]
-    seats: list[int | None] = [0, 1, None]
+    seats = _CLOCK_SEATS
     helds: list[Held] = []
     for step, (awaiting, deadlines) in enumerate(steps):
-        messages: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            own = deadlines.get(str(seat)) if seat is not None else None
-            message = _state(
-                seat=seat,
-                version=step,
-                awaiting=awaiting,
-                legal=legal if seat in awaiting else [],
-                deadlines=deadlines,
-                deadline=own if own is not None else min(deadlines.values(), default=None),
-                view={"step": step},
-            )
-            del message["seq"]
-            messages[seat] = message
-        texts = updates.texts(list(zip(conns, seats, strict=True)), messages, lambda m: json.dumps(m))
-        for i, (_conn, text) in enumerate(texts):
-            message = json.loads(text)
+        deadline = {seat: deadline_of(deadlines, seat) for seat in seats}  # what present.state_message gives
+        messages, sent = _clock_step(updates, conns, step, awaiting, deadlines, deadline, legal)
+        for i, message in enumerate(sent):
             if step == 0:
                 helds.append(Held(message))
                 continue

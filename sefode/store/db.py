@@ -398,14 +398,11 @@ class Store:
             command.upgrade(cfg, "head")
 
     def close(self) -> None:
-        self._drop_writer()
-        self.engine.dispose()
-
-    def _drop_writer(self) -> None:
         writer, self._writer = self._writer, None
         if writer is not None:
-            with contextlib.suppress(Exception):  # a broken connection: the pool discards it (the failure is raised)
+            with contextlib.suppress(Exception):  # a broken connection: dispose() below discards it all the same
                 writer.close()
+        self.engine.dispose()
 
     # ------------------------------------------------------------------ players
     def create_player(self, name: str) -> tuple[str, str]:
@@ -507,16 +504,12 @@ class Store:
         return [r[0] if isinstance(r, list) else r for r in results]
 
     def _commit(self, ops: list[Op]) -> list[Any]:
-        """``_run_ops`` in one transaction on the kept writer connection; after a failure the connection is given
-        back (closed: the pool resets or discards it) and the next commit takes a fresh one."""
+        """``_run_ops`` in one transaction on the kept writer connection. A failed transaction is rolled back, and a
+        connection the database dropped is replaced by SQLAlchemy on its next use (``test_store_writer.py``)."""
         if self._writer is None:
             self._writer = self.engine.connect()
-        try:
-            with self._writer.begin():
-                return _run_ops(self._writer, ops)
-        except Exception:
-            self._drop_writer()
-            raise
+        with self._writer.begin():
+            return _run_ops(self._writer, ops)
 
     def run_fenced(self, fence: Fence | None, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(conn, *args)`` in one transaction, with ``fence`` checked first (None: no fence)."""

@@ -3,6 +3,9 @@ costs one failed write, not every write after it."""
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
+
 import pytest
 import sqlalchemy as sa
 from server_helpers import postgres_url
@@ -19,19 +22,22 @@ def _bids(store: Store) -> list[int]:
 
 def test_a_write_after_the_database_dropped_the_writer_connection_goes_through_on_a_fresh_one() -> None:
     with postgres_url() as url:
-        store = Store(url)
+        name = f"writer-test-{secrets.token_hex(4)}"  # this store's sessions alone: other tests share the database
+        store = Store(f"{url}&application_name={name}")
         store.migrate()
         try:
             store.run_fenced(None, save_room_on, "r1", {"name": "r", "game": "fodinha"}, "public", "inv-r1")
             store.run_fenced(None, create_match_on, "m1", "r1", 1, "fodinha", {}, 7, {}, [])
             store.run_batch([(add_action, ("m1", 0, 0, {"bid": 0}, "human"))])
-            with store.engine.connect() as admin:  # the database ends every other session (a restart, a failover)
-                admin.execute(
+            with store.engine.connect() as admin:  # the database ends the store's other sessions (a restart...)
+                ended = admin.execute(
                     sa.text(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                    )
-                )
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                        " WHERE application_name = :name AND pid <> pg_backend_pid()"
+                    ),
+                    {"name": name},
+                ).scalar_one()
+            assert ended >= 1  # the writer's session at least
             with pytest.raises(sa.exc.DBAPIError):
                 store.run_batch([(add_action, ("m1", 1, 1, {"bid": 1}, "human"))])
             store.run_batch([(add_action, ("m1", 1, 1, {"bid": 2}, "human"))])
@@ -43,7 +49,7 @@ def test_a_write_after_the_database_dropped_the_writer_connection_goes_through_o
             store.close()
 
 
-def test_a_failed_group_commit_leaves_no_transaction_open_on_sqlite(tmp_path: object) -> None:
+def test_a_failed_group_commit_leaves_no_transaction_open_on_sqlite(tmp_path: Path) -> None:
     """A refused write rolls its transaction back: another connection writes at once (SQLite has one writer at a
     time: an open transaction would hold the lock), and the next group commit goes through."""
     store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
