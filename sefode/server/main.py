@@ -12,6 +12,12 @@ from typing import Any
 
 from sefode.server import logs
 
+KEEP_ALIVE_S = 30
+"""How long an idle HTTP connection stays open for the client's next request: longer than the clients that keep
+theirs 5 s (Node's http agent, which Playwright's requests use; httpx), so that they close an idle connection first.
+With the same 5 s on both ends (uvicorn's default), a request sent on a kept connection just as the server closed it
+was lost ("socket hang up", ECONNRESET: a browser test fetching a match's history once failed so)."""
+
 
 def serve(
     host: str,
@@ -71,7 +77,7 @@ def serve(
         log_level="warning",
         access_log=False,
         http=http_protocol(),  # a late request head closes the connection (sefode.server.deadlines)
-        timeout_keep_alive=5,
+        timeout_keep_alive=KEEP_ALIVE_S,
         # A start point (a test hook) may ride in the owner's ``start`` message: test servers take larger frames.
         ws_max_size=max(64 * 1024, startpoint.BODY_BYTES) if app.state.test_hooks else 64 * 1024,
         ws_per_message_deflate=False,

@@ -23,6 +23,12 @@ from sefode.store.db import Fence
 
 T = TypeVar("T")
 
+INLINE_MAX = 4
+"""A group commit of at most this many writes runs on the event loop itself when the store is SQLite and its thread
+has nothing to do (``Workers._flush``): handing one action's commit to the thread and its answer back cost more CPU
+than the commit (about 15% of a server's time per action at one action per second per room, docs/benchmarks.md).
+Larger batches (a saturated server: median 2 ms, up to 35 ms) stay in the thread, where the loop goes on meanwhile."""
+
 PROCESS_KINDS = frozenset({"hard"})
 """Bot kinds whose decisions run in a worker process (CPU-heavy search)."""
 
@@ -49,6 +55,12 @@ class Workers:
     def __init__(self, store: Store, bot_threads: int, bot_processes: int) -> None:
         self.store = store
         self._db = ThreadPoolExecutor(1, thread_name_prefix="sefode-store")
+        self._in_thread = 0
+        """Store calls given to the store's thread and not yet finished there (``db``)."""
+        self._in_thread_lock = threading.Lock()
+        self.inline_commits = store.engine.dialect.name == "sqlite"
+        """Whether small group commits may run on the event loop when the store's thread is idle (``INLINE_MAX``):
+        SQLite only, whose commit is a local write without a network round trip."""
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="sefode-bot")
@@ -59,7 +71,23 @@ class Workers:
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call in the store's one worker thread (writes stay in order)."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        with self._in_thread_lock:
+            self._in_thread += 1
+        return await asyncio.get_running_loop().run_in_executor(self._db, self._counted, fn, args)
+
+    def _counted(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        """``fn(*args)`` in the store's thread, counted out when it has finished there (even if its caller gave up
+        waiting: the thread still runs it)."""
+        try:
+            return fn(*args)
+        finally:
+            with self._in_thread_lock:
+                self._in_thread -= 1
+
+    @property
+    def in_store_thread(self) -> int:
+        """Store calls queued or running in the store's thread."""
+        return self._in_thread
 
     async def write(self, fn: Callable[..., Any], *args: Any, fence: Fence | None = None) -> Any:
         """A write ``fn(conn, *args)``, group-committed with the writes queued meanwhile; ``fence`` (cluster mode)
@@ -78,8 +106,14 @@ class Workers:
             batch, self._pending = self._pending, []
             ops = [(fn, args[:-1], args[-1]) for fn, args, _ in batch]
             commit = metrics.timed(metrics.STORE_WRITE, self.store.run_batch, "actions")
+            results: list[Any]
             try:
-                results: list[Any] = await self.db(commit, ops)
+                if self.inline_commits and len(ops) <= INLINE_MAX and self._in_thread == 0:
+                    # On the loop, between two of its steps: nothing else reaches the store meanwhile (the thread
+                    # is idle and nothing can be given to it until this returns), so the writes keep their order.
+                    results = commit(ops)
+                else:
+                    results = await self.db(commit, ops)
             except Exception as err:
                 results = [err] * len(batch)
             for (_, _, future), result in zip(batch, results, strict=True):
