@@ -27,7 +27,9 @@ INLINE_MAX = 4
 """A group commit of at most this many writes runs on the event loop itself when the store is SQLite and its thread
 has nothing to do (``Workers._flush``): handing one action's commit to the thread and its answer back cost more CPU
 than the commit (about 15% of a server's time per action at one action per second per room, docs/benchmarks.md).
-Larger batches (a saturated server: median 2 ms, up to 35 ms) stay in the thread, where the loop goes on meanwhile."""
+Larger batches (a saturated server: median 2 ms, up to 35 ms) stay in the thread, where the loop goes on meanwhile.
+A write of another thread (the account routes run their own transactions) holds SQLite's lock for the length of its
+transaction: an inline commit then waits that long on the loop, where the store's thread used to wait."""
 
 PROCESS_KINDS = frozenset({"hard"})
 """Bot kinds whose decisions run in a worker process (CPU-heavy search)."""
