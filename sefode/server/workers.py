@@ -110,7 +110,7 @@ class Workers:
             commit = metrics.timed(metrics.STORE_WRITE, self.store.run_batch, "actions")
             results: list[Any]
             try:
-                if self.inline_commits and len(ops) <= INLINE_MAX and self._in_thread == 0:
+                if self.inline_commits and len(ops) <= INLINE_MAX and self.in_store_thread == 0:
                     # On the loop, between two of its steps: nothing else reaches the store meanwhile (the thread
                     # is idle and nothing can be given to it until this returns), so the writes keep their order.
                     results = commit(ops)

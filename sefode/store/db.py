@@ -370,8 +370,9 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine = sa.create_engine(self.url, **kwargs)
         self._writer: sa.Connection | None = None
-        """The connection group commits run on (``run_batch``, in the store's one thread), kept open: taking one
-        from the pool and giving it back was 30% of a one-action commit (docs/benchmarks.md)."""
+        """The connection group commits run on (``run_batch``: in the store's one thread, or on the event loop while
+        that thread is idle, never both at once; ``Workers._flush``), kept open: taking one from the pool and giving
+        it back was 30% of a one-action commit (docs/benchmarks.md)."""
         if self.url.startswith("sqlite"):
 
             @sa.event.listens_for(self.engine, "connect")

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 import sefode.server.main as main
+from sefode.server import logs
 
 NODE_AGENT_IDLE_S = 5.0
 """Node's default http agent (Node 19 and later: keep-alive, a 5 s socket timeout), which Playwright's requests use."""
@@ -30,8 +31,10 @@ def test_the_server_keeps_an_idle_connection_longer_than_its_clients_do(
         return Captured()
 
     monkeypatch.setattr(main, "_draining_server", capture)
+    monkeypatch.setattr(logs, "setup_logging", lambda: None)  # it would stop the sefode logger propagating
     assert main.serve("127.0.0.1", 0) == 0
     (config,) = configs
+    config.app.state.hub.store.close()
     httpx_idle = httpx.Limits(max_connections=None).keepalive_expiry
     assert httpx_idle is not None
     assert config.timeout_keep_alive > max(NODE_AGENT_IDLE_S, httpx_idle)
