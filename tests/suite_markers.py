@@ -9,11 +9,14 @@ shares (docs/testing.md), given by where a test lives and what it uses, so that 
 - ``slow``: over about 5 s on its own on the 2-core machine (marked by hand, see docs/testing.md);
 - ``production_hashing``: keeps argon2-cffi's own cost parameters for password hashes, which every other test run in
   this process trades for small ones (``quick_argon2``).
+
+It also keeps the errors of stray WebSocket clients' keep-alive threads unformatted (``pytest_configure``).
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
 from functools import cache
 from typing import Any
 
@@ -24,6 +27,17 @@ from sefode.accounts import passwords
 
 QUICK_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 QUICK_DUMMY_HASH = QUICK_HASHER.hash("sefode: no such user")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No traceback formatted in a stray client thread. A ``websockets`` sync client's keep-alive thread logs an
+    error with its traceback when the server it talks to has gone (a test's server stopped while a client it opened
+    was still open). CPython 3.11 parses source lines with ``ast`` to format a traceback (the carets under the failing
+    expression), and its conversion of a parsed tree keeps its recursion count in state every thread shares (CPython
+    issue 106905): such a traceback, formatted while a test ran ``ast.parse``, failed that test with "SystemError: AST
+    constructor recursion depth mismatch (before=147, after=67)", the second depth the keep-alive thread's. Those
+    errors are no test's to read."""
+    logging.getLogger("websockets.client").setLevel(logging.CRITICAL)
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
