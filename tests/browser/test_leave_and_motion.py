@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, WebSocketRoute, expect
-from start_points import first_seed, start_point
+from start_points import first_seed, new_state, start_point
 
-from sefode.engine import Game
+from sefode.engine import Game, get_game
+from sefode.games.fodinha.cards import truco_name
 
 from .conftest import MOBILE, Server
 from .helpers import SETTLED, catalogue, open_solo, snap, table_version
@@ -436,6 +437,76 @@ def test_se_fode_the_next_lead_played_while_the_trick_is_taken_travels_in_once_t
             # It fades in as it lands.
             assert any(not m["ghost"] and m["card"] == name for m in moves), (lead, moves)
         assert not {p["card"] for p in pops} & set(lead), (lead, pops)
+    assert errors == []
+    context.close()
+
+
+def _seat0_plays_the_last_card_of_a_hand(game: Game[Any], state: Any) -> bool:
+    """Seat 0 to play its last card, the one that ends the last trick of a hand of two cards or more."""
+    view = game.view(state, 0)
+    return bool(
+        view["phase"] == "playing"
+        and game.awaiting(state) == {0}
+        and view["cards"] >= 2
+        and len(view["hands"][0]) == 1
+        and len(view["trick"]) == view["seats"] - 1
+    )
+
+
+def _seat0_ends_a_later_trick_of_a_hand(game: Game[Any], state: Any) -> bool:
+    """Seat 0 to play the last card of a trick, not the hand's first nor its last."""
+    return _seat0_plays_the_last_card_of_a_trick(game, state) and len(game.view(state, 0)["tricks"]) >= 1
+
+
+TAKEN_TRICK = """() => {
+  // The first taken trick the table draws: its cards in the order drawn, and which of them is lit as the winner's.
+  window.__taken = null;
+  const look = () => {
+    const overlay = document.querySelector('[data-testid=trick-resolve]');
+    if (window.__taken || !overlay) return;
+    const cards = [...overlay.querySelectorAll('.card')];
+    window.__taken = {
+      cards: cards.map((el) => el.dataset.card),
+      winner: cards.filter((el) => el.classList.contains('winner')).map((el) => el.dataset.card),
+    };
+  };
+  new MutationObserver(look).observe(document.body, { childList: true, subtree: true, attributes: true });
+  look();
+}"""
+
+
+@pytest.mark.parametrize("until_name", ["trick", "hand"])
+def test_se_fode_the_taken_trick_on_the_felt_is_the_trick_just_played_with_its_winner_lit(
+    browser: Browser, shared_server: Server, until_name: str
+) -> None:
+    """Issue 25: a ``trick`` event names only who took the trick; the table draws the taken trick from the view (its
+    last trick, or the last of the hand it ended, ``lastTrick``): the cards in the order they were played, the
+    winner's lit."""
+    until = {"trick": _seat0_ends_a_later_trick_of_a_hand, "hand": _seat0_plays_the_last_card_of_a_hand}[until_name]
+    point = _fodinha_point(until)
+    context, page, errors = _watched_page(browser, shared_server, True)
+    open_solo(page, shared_server.url, "Ana", {"game": "fodinha", "bots": 3, "level": "easy", "start": point})
+    card = page.locator("[data-testid=my-hand] button.card.playable").first
+    expect(card).to_be_visible()
+    mine = card.get_attribute("data-card")
+    # The trick it ends, played out of the server's sight: the same match from the same seed and actions.
+    game = get_game("fodinha")
+    state = new_state(game, {"players": 4}, point["seed"])
+    for seat, action in point["actions"]:
+        game.apply(state, seat, game.parse_action(state, seat, action))
+    tricks = len(state.match_tricks)
+    game.apply(state, 0, game.parse_action(state, 0, {"play": mine}))
+    assert len(state.match_tricks) > tricks
+    trick = state.match_tricks[tricks]
+    want = [truco_name(c) for _, c in trick.plays]
+    assert mine in want
+    page.evaluate(TAKEN_TRICK)
+    _play_on_screen(page, card)
+    page.wait_for_function("() => window.__taken")
+    taken = page.evaluate("() => window.__taken")
+    assert taken["cards"] == want, (taken, want)
+    lit = [] if trick.winner is None else [truco_name(c) for s, c in trick.plays if s == trick.winner]
+    assert taken["winner"] == lit, (taken, trick)
     assert errors == []
     context.close()
 

@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from sefode.engine import Event
-from sefode.games.fodinha.cards import truco_name
 from sefode.games.fodinha.dealing import start_hand
 from sefode.games.fodinha.options import SETE_LETRAS_LIMIT
 from sefode.games.fodinha.rules import next_hand_size, trick_winner_all, trick_winner_pairs
@@ -44,15 +43,9 @@ def resolve_trick(st: FodinhaState, events: list[Event] | None) -> None:
     st.match_tricks.append(trick)
     st.trick = []
     if events is not None:
-        events.append(
-            {
-                "type": "trick",
-                "leader": leader,
-                "plays": [[s, truco_name(c)] for s, c in plays],
-                "winner": trick.winner,
-                "value": value,
-            }
-        )
+        # Who took it and what it was worth: its cards came in the play events, and the view holds it whole (the
+        # last of its ``tricks``, or of its ``last_hand`` when it ended the hand).
+        events.append({"type": "trick", "winner": trick.winner, "value": value})
     if st.hands[st.leader]:
         st.turn = st.leader
     else:
@@ -128,17 +121,9 @@ def end_hand(st: FodinhaState, events: list[Event] | None) -> None:
     )  # fmt: skip
     st.records.append(record)
     if events is not None:
-        events.append(
-            {
-                "type": "hand_end",
-                "hand": st.hand_no,
-                "bids": bids_record[:],
-                "won": won_record[:],
-                "score": score_record,
-                "out": out_seats,
-                "void": void,
-            }
-        )
+        # Which hand ended, and whether it was void: the rest of it (bids, tricks won, who went out, the scores) is
+        # in the view (its ``last_hand`` and ``scores``).
+        events.append({"type": "hand_end", "hand": st.hand_no, "void": void})
     still_in = alive.count(True)
     if out_seats and (len({unit[s] for s in range(n) if alive[s]}) if opts.teams else still_in) <= 1:
         finish(st, events)

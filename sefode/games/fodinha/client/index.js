@@ -2,7 +2,7 @@
 // texts, the platform controls it offers and when, its rule between option fields, and its part of the replay viewer.
 // The shell (sefode/web/static/js/room.js) loads it from /games/fodinha/client/index.js; the contract is in
 // docs/client-modules.md.
-import { SUMMARY_MS, VIRA_MS, fitTable, renderTable, trickCollectMs, trickShowMs } from "./table.js";
+import { SUMMARY_MS, VIRA_MS, fitTable, lastTrick, renderTable, trickCollectMs, trickShowMs } from "./table.js";
 import { eventText, eventToasts, renderScore, renderTricks } from "./panels.js";
 import { renderReplay } from "./replay.js";
 
@@ -17,8 +17,10 @@ export const panes = [{ id: "tricks", title: "tab.tricks", render: renderTricks 
 /** Each new state: keep the last trick on the felt for a moment, and toast a bolo or a shown hand. */
 export function onState(ctx) {
   const tricks = ctx.events.filter((ev) => ev.type === "trick");
-  if (tricks.length) {
-    ctx.memory.resolving = { event: tricks[tricks.length - 1], since: Date.now() };
+  const taken = tricks.length && ctx.view ? lastTrick(ctx.view) : null;
+  if (taken) {
+    // The event says who took it; its cards are the view's last trick (this hand's, or the hand it ended).
+    ctx.memory.resolving = { trick: taken, since: Date.now() };
     // Draw again once the trick is collected, so the felt is clear even if nothing else happens.
     clearTimeout(ctx.memory.resolveTimer);
     ctx.memory.resolveTimer = setTimeout(() => ctx.redraw(), trickShowMs() + trickCollectMs() + 20);
@@ -28,7 +30,7 @@ export function onState(ctx) {
   const last = ctx.view && ctx.view.last_hand;
   if (ends.length && last && ctx.view.phase !== "over") {
     ctx.memory.summary = { record: last, since: Date.now() };
-    const out = ends.flatMap((ev) => ev.out || []);
+    const out = last.out || [];
     if (out.length) ctx.memory.knockout = { seats: out, since: Date.now() };
     clearTimeout(ctx.memory.summaryTimer);
     ctx.memory.summaryTimer = setTimeout(() => ctx.redraw(), SUMMARY_MS + 20);

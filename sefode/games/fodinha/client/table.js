@@ -522,7 +522,7 @@ function emptyHand() {
   return h("div", { class: "my-hand empty", testid: "my-hand", "data-focus-group": "hand", tabindex: "-1" });
 }
 
-/** The last trick, shown for a moment after it is taken: {event, since} while it is still on the felt, else null. */
+/** The last trick, shown for a moment after it is taken: {trick, since} while it is still on the felt, else null. */
 function resolving(ctx) {
   const r = ctx.memory.resolving;
   return r && Date.now() - r.since < trickShowMs() + trickCollectMs() ? r : null;
@@ -564,15 +564,15 @@ export function renderTable(ctx) {
   if (animateTrick) {
     // The last trick stays on the felt for a moment, its winning card lit, then slides to the winner's seat.
     // It survives redraws: `since` is when it was first shown.
-    const { event: ev, since } = animateTrick;
+    const { trick: taken, since } = animateTrick;
     const elapsed = Date.now() - since;
-    const overlay = h("div", { class: "trick-resolve", testid: "trick-resolve" }, trickCards(ev.plays, view, base, "resolved"));
-    if (ev.winner === null || ev.winner === undefined) {
+    const overlay = h("div", { class: "trick-resolve", testid: "trick-resolve" }, trickCards(taken.plays, view, base, "resolved"));
+    if (taken.winner === null || taken.winner === undefined) {
       overlay.appendChild(h("div", { class: "melou" }, t("table.melou")));
     } else {
-      const index = ev.plays.findIndex(([s]) => s === ev.winner);
+      const index = taken.plays.findIndex(([s]) => s === taken.winner);
       if (index >= 0) overlay.children[index].classList.add("winner");
-      const angle = seatAngle(ev.winner, view.seats, base, direction(view));
+      const angle = seatAngle(taken.winner, view.seats, base, direction(view));
       const pos = rimPos(angle);
       overlay.style.setProperty("--to-x", `${pos.x - 50}%`);
       overlay.style.setProperty("--to-y", `${pos.y - 50}%`);
@@ -601,7 +601,7 @@ export function renderTable(ctx) {
   let turnText;
   if (view.phase === "over") turnText = t("table.match_over");
   else if (room && room.status === "paused") turnText = t("table.paused");
-  else if (pausing && animateTrick.event.winner !== null && animateTrick.event.winner !== undefined) turnText = t("table.taken_by", { name: seatName(room, animateTrick.event.winner, mySeat) });
+  else if (pausing && animateTrick.trick.winner !== null && animateTrick.trick.winner !== undefined) turnText = t("table.taken_by", { name: seatName(room, animateTrick.trick.winner, mySeat) });
   else if (turn === mySeat) turnText = view.phase === "bidding" ? (oneCardSeven ? t("table.your_bid_seven_one") : t("table.your_bid")) : t("table.your_play");
   else if (turn !== null) {
     const key = view.phase === "bidding" ? "table.waiting_bid" : "table.waiting_play";
