@@ -83,11 +83,12 @@ def play(
     game: Game[Any],
     options: dict[str, Any],
     seed: int,
-    send: Callable[[MatchRun, list[dict[str, Any]], int | None], None],
+    send: Callable[[MatchRun, list[dict[str, Any]], int | None, int], None],
     clock: bool = False,
 ) -> int:
-    """Play one seeded random match, calling ``send(run, events, only)`` at its start and after each action
-    (``only``: the seat a secret action's state goes to alone, else None); the number of actions. ``clock``: the
+    """Play one seeded random match, calling ``send(run, events, only, now_ms)`` at its start and after each action
+    (``only``: the seat a secret action's state goes to alone, else None; ``now_ms``: the made-up time it is sent
+    at); the number of actions. ``clock``: the
     awaited seats' turn clocks run, as ``Clock.start`` sets them (``run.deadlines``), on a made-up time."""
     rng = random.Random(seed)
     values = game.validate_options(options)
@@ -103,7 +104,7 @@ def play(
             run.deadlines[s] = now_ms + CLOCK_MS
 
     start_clocks(run.awaiting)
-    send(run, [], None)
+    send(run, [], None, now_ms)
     actions = 0
     limit = min(20_000, game.max_decisions(values))
     while game.awaiting(run.state) and actions < limit:
@@ -112,7 +113,7 @@ def play(
         secret = run.secret(seat, events)
         now_ms += CLOCK_STEP_MS
         start_clocks(run.advance(seat, secret))
-        send(run, events, seat if secret else None)
+        send(run, events, seat if secret else None, now_ms)
         actions += 1
     return actions
 
@@ -128,8 +129,8 @@ def match_bytes(
     sizes = {False: 0, True: 0}
     deflated = {False: 0, True: 0}
 
-    def send(run: MatchRun, events: list[dict[str, Any]], only: int | None) -> None:
-        common = state_common(run)
+    def send(run: MatchRun, events: list[dict[str, Any]], only: int | None, now_ms: int) -> None:
+        common = state_common(run, now_ms)
         to = [link for link in links if only is None or link.seat == only]
         messages: dict[int | None, dict[str, Any]] = {
             link.seat: state_message(run, link.seat, events, common) for link in to
@@ -153,11 +154,11 @@ def recorded_states(game: Game[Any], options: dict[str, Any], seed: int) -> list
     shared (``Game.views``), as the room builds them."""
     out: list[dict[int | None, dict[str, Any]]] = []
 
-    def record(run: MatchRun, events: list[dict[str, Any]], only: int | None) -> None:
+    def record(run: MatchRun, events: list[dict[str, Any]], only: int | None, now_ms: int) -> None:
         if only is not None:
             return
         seats: list[int | None] = list(range(game.seats(run.state)))
-        common = state_common(run)
+        common = state_common(run, now_ms)
         views = game.views(run.state, seats)
         messages = {s: state_message(run, s, events, common, v) for s, v in zip(seats, views, strict=True)}
         out.append(copy.deepcopy(messages))  # one deepcopy: what the views share stays shared

@@ -32,6 +32,7 @@ import copy
 import itertools
 import json
 import random
+import time
 import urllib.request
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -98,12 +99,18 @@ class State:
     awaiting: list[int]
     legal: list[LegalAction]
     deadlines: dict[int, int]
+    """When each awaited seat's clock runs out, epoch ms on this machine's clock (the server sends the time left on
+    each; :func:`parse_event` adds it to the time the message is read)."""
     deadline: int | None
+    """This seat's clock's end (else the earliest of ``deadlines``), as they are."""
     recap: list[JSONObject] | None = None
     over: bool = False
     """The match is over (the game's say, not read from the view)."""
     seat_status: list[str] = field(default_factory=list)
     """Each seat's standing: ``"playing"``, ``"out"`` (eliminated) or ``"left"`` (forfeited)."""
+    received_at: int = 0
+    """When the message was read, epoch ms on this machine's clock: ``deadline - received_at`` is the time left the
+    server told."""
 
     @property
     def my_turn(self) -> bool:
@@ -184,7 +191,10 @@ def parse_event(message: Mapping[str, Any]) -> Event:
     kind = message.get("type")
     if kind == "state":
         legal = [LegalAction(dict(e["action"]), dict(e.get("label") or {})) for e in message.get("legal") or []]
-        deadlines = {int(s): int(ms) for s, ms in (message.get("deadlines") or {}).items()}
+        # The clocks come as the time left on each (ms): when each runs out on this machine's clock, from now.
+        now = round(time.time() * 1000)
+        deadlines = {int(s): now + int(ms) for s, ms in (message.get("deadlines") or {}).items()}
+        deadline = message.get("deadline")
         recap = message.get("recap")
         return State(
             match_id=str(message["match_id"]),
@@ -195,10 +205,11 @@ def parse_event(message: Mapping[str, Any]) -> Event:
             awaiting=[int(s) for s in message.get("awaiting") or []],
             legal=legal,
             deadlines=deadlines,
-            deadline=message.get("deadline"),
+            deadline=None if deadline is None else now + int(deadline),
             recap=list(recap) if recap is not None else None,
             over=bool(message.get("over", False)),
             seat_status=[str(x) for x in message.get("seat_status") or []],
+            received_at=now,
         )
     if kind == "room":
         return RoomUpdate(dict(message["room"]))

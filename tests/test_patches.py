@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
+from sefode.engine import get_game
 from sefode.fold import deadline_of
+from sefode.server.matchrun import MatchRun
 from sefode.server.patches import Held, Updates, diff, fold, pack
+from sefode.server.present import state_common, state_message
+from sefode.server.record import MatchSeat
 
 ITEMS: list[Any] = [0, 1, True, False, "x", "y", None, [1], [1, 2], {"a": 1}]
 
@@ -310,3 +314,45 @@ def test_an_update_leaves_out_the_awaiting_its_deadlines_tell_and_the_fold_takes
             assert folded["awaiting"] == awaiting and folded["deadlines"] == deadlines, (step, seats[i], message)
             assert folded["legal"] == (legal if seats[i] in awaiting else []), (step, seats[i], message)
             assert folded == {**messages[seats[i]], "seq": message["seq"]}, (step, seats[i])
+
+
+def test_an_update_tells_the_running_clocks_every_time_and_none_when_no_clock_runs() -> None:
+    """The clocks go as the time left on each (protocol 5): an update carries ``deadlines`` whenever a clock runs,
+    even with the same values as the last (the time left is measured anew; a client counts from when each message
+    comes), and leaves them out only when no clock runs and none ran before; the fold gives the full state."""
+    steps: list[tuple[list[int], dict[str, int]]] = [
+        ([0], {"0": 30_000}),
+        ([0], {"0": 30_000}),  # the same time left (a seat awaited again, its clock started again): told again
+        ([0], {"0": 29_000}),  # one second later, nothing else changed: told
+        ([0], {}),  # paused: the clocks stop, told (empty)
+        ([0], {}),  # still paused: nothing to tell
+    ]
+    updates = Updates()
+    conns = [_Conn(), _Conn(), _Conn()]
+    helds: list[Held] = []
+    for step, (awaiting, deadlines) in enumerate(steps):
+        deadline = {seat: deadline_of(deadlines, seat) for seat in _CLOCK_SEATS}
+        messages, sent = _clock_step(updates, conns, step, awaiting, deadlines, deadline, [])
+        for i, message in enumerate(sent):
+            if step == 0:
+                helds.append(Held(message))
+                continue
+            assert ("deadlines" in message) == (step < 4), (step, message)
+            assert helds[i].fold(message) == {**messages[_CLOCK_SEATS[i]], "seq": message["seq"]}, (step, message)
+
+
+def test_the_state_tells_each_clock_as_the_time_left_on_it_when_the_message_is_made() -> None:
+    """``present.state_common``: each awaited seat's clock as the ms left on it at the given time (a clock that ran
+    out as 0, never less), the earliest of them, and each seat's own ``deadline`` in its ``state``."""
+    game = get_game("fodinha")
+    values = game.validate_options({"players": 4})
+    state = game.new_match(values, 3)
+    run = MatchRun("m", 1, game, state, 3, values, {}, [MatchSeat() for _ in range(4)])
+    now = 1_796_400_000_000
+    run.deadlines = {2: now + 12_345, 0: now - 50}
+    common = state_common(run, now)
+    assert common.deadlines == {"0": 0, "2": 12_345} and common.earliest == 0
+    assert state_message(run, 2, [], common)["deadline"] == 12_345
+    assert state_message(run, 1, [], common)["deadline"] == 0  # not awaited: the earliest
+    assert state_message(run, None, [], common)["deadlines"] == {"0": 0, "2": 12_345}
+    assert state_common(run, now + 1_000).deadlines == {"0": 0, "2": 11_345}

@@ -1,3 +1,3 @@
 """The game server: HTTP API, WebSocket protocol (docs/protocol.md), rooms, lobby, clocks and bots."""
 
-PROTOCOL = 4
+PROTOCOL = 5

@@ -469,6 +469,8 @@ class Updates:
                 head = shared.get(id(sent.common))
                 if head is None:
                     fields = {k: first[k] for k in COMMON_KEYS if sent.common[k] != common[k]}
+                    if first["deadlines"]:  # running clocks, as the time left on each now: told in every update
+                        fields["deadlines"] = first["deadlines"]
                     if "deadlines" in fields:  # the client takes the awaited seats from them, unless told apart
                         if first["awaiting"] == awaiting_of(first["deadlines"]):
                             fields.pop("awaiting", None)
@@ -483,7 +485,7 @@ class Updates:
                     legal = legal_of(seat)
                     labels = _labels(legal, sent.labels)
                 derived = None
-                if sent.common["deadlines"] != common["deadlines"]:  # the update has them: deadline follows
+                if first["deadlines"] or sent.common["deadlines"] != common["deadlines"]:  # told: deadline follows
                     derived = orjson.dumps(deadline_of(first["deadlines"], seat))
                 tail = _own_text(
                     sent, message["version"], deadline, derived, view_of(seat), legal if awaited else None, encoder

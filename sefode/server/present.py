@@ -23,6 +23,7 @@ class Common:
 
     awaiting: list[int]
     deadlines: dict[str, int]
+    """The time left on each awaited seat's clock, ms, by seat (as a string: a JSON object's key)."""
     earliest: int | None
     over: bool
     """The game's say (``Game.is_over``): the server and the shell read no view for it."""
@@ -30,15 +31,17 @@ class Common:
     """``Game.seat_status``, one per seat: playing, out or left."""
 
 
-def state_common(run: MatchRun) -> Common:
+def state_common(run: MatchRun, now_ms: int) -> Common:
     """What every seat's ``state`` shares: the awaited seats, the clocks, the earliest deadline, whether the match
-    is over and each seat's standing."""
-    deadlines = {str(s): ms for s, ms in sorted(run.deadlines.items())}
+    is over and each seat's standing. The clocks go as the time left on each at ``now_ms`` (the server's epoch ms
+    when the messages are made), in ms: a client counts down from when the message came, on its own clock, however
+    wrong that clock is (docs/protocol.md)."""
+    deadlines = {str(s): max(0, ms - now_ms) for s, ms in sorted(run.deadlines.items())}
     guarded = run.guard() is not None  # the guard against endless play ended it: nobody is awaited any more
     return Common(
         [] if guarded else sorted(run.game.awaiting(run.state)),
         deadlines,
-        min(run.deadlines.values(), default=None),
+        min(deadlines.values(), default=None),
         guarded or run.game.is_over(run.state),
         [str(x) for x in run.game.seat_status(run.state)],
     )
@@ -58,7 +61,7 @@ def state_message(
             {"action": game.action_json(state, a), "label": game.describe_action(state, seat, a)}
             for a in game.legal_actions(state, seat)
         ]
-    own = run.deadlines.get(seat) if seat is not None else None
+    own = common.deadlines.get(str(seat)) if seat is not None else None
     return {
         "type": "state",
         "match_id": run.id,

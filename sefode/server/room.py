@@ -200,7 +200,7 @@ class Room(RoomRecord):
         run = self.match
         if run is None:
             return None
-        msg = state_message(run, run.seat_of(player_id), events, state_common(run))
+        msg = state_message(run, run.seat_of(player_id), events, state_common(run, logs.now_ms()))
         if recap:
             msg["recap"] = list(run.recent)
         return msg
@@ -221,7 +221,7 @@ class Room(RoomRecord):
         run = self.match
         if run is None or not self.conns:
             return
-        common = state_common(run)
+        common = state_common(run, logs.now_ms())
         conns = [(conn, run.seat_of(conn.player_id)) for conn in self.conns]
         seats = list(dict.fromkeys(seat for _conn, seat in conns))
         views = run.game.views(run.state, seats)  # what the seats' views share is built once
@@ -238,7 +238,8 @@ class Room(RoomRecord):
             return
         conns = [(conn, seat) for conn in list(self.conns) if run.seat_of(conn.player_id) == seat]
         if conns:
-            messages: dict[int | None, dict[str, Any]] = {seat: state_message(run, seat, events, state_common(run))}
+            common = state_common(run, logs.now_ms())
+            messages: dict[int | None, dict[str, Any]] = {seat: state_message(run, seat, events, common)}
             for conn, text in self.updates.texts(conns, messages, encode):
                 conn.send_text(text)
 

@@ -539,7 +539,7 @@ def test_the_state_message_says_if_the_match_is_over_and_each_seats_standing(sef
         for at in states:
             n = game.seats(at)
             run = MatchRun("m", 1, game, at, seed, options, {}, [MatchSeat(None, BotLevel.EASY) for _ in range(n)])
-            common = state_common(run)
+            common = state_common(run, 0)
             for seat in [None, *range(n)]:
                 msg = json.loads(json.dumps(state_message(run, seat, [], common)))
                 assert msg["over"] is (game.outcome(at) is not None)
@@ -672,7 +672,7 @@ def update_problems(game: Game[Any], options: dict[str, Any], seed: int, steps: 
     problems: list[str] = []
 
     def send(events: list[dict[str, Any]], only: int | str | None = "all") -> None:
-        common = state_common(run)
+        common = state_common(run, 0)
         to = [link for link in links if only == "all" or link.seat == only]
         messages = {link.seat: state_message(run, link.seat, events, common) for link in to}
         for link, text in updates.texts([(link, link.seat) for link in to], messages, encode):

@@ -43,7 +43,7 @@ def streams(name: str, options: dict[str, Any], seed: int) -> dict[str, tuple[li
 
     def send(events: list[dict[str, Any]], only: int | str | None) -> None:
         to = [link for link in links if only == "all" or link.seat == only]
-        common = state_common(run)
+        common = state_common(run, 0)  # the clocks below are made up: the time left is read at time 0
         messages: dict[int | None, dict[str, Any]] = {
             link.seat: state_message(run, link.seat, events, common) for link in to
         }

@@ -154,11 +154,11 @@ def test_the_sdk_client_sends_its_join_again_after_server_busy() -> None:
     joins: list[dict[str, Any]] = []
 
     async def handler(ws: ServerConnection) -> None:
-        await ws.send(json.dumps({"type": "hello", "protocol": 4, "player_id": "p1", "name": "Ana"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 5, "player_id": "p1", "name": "Ana"}))
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "auth":
-                await ws.send(json.dumps({"type": "hello", "protocol": 4, "player_id": "p1", "name": "Ana"}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 5, "player_id": "p1", "name": "Ana"}))
             elif msg["type"] == "join":
                 joins.append(msg)
                 if len(joins) == 1:

@@ -15,7 +15,7 @@ def test_health_answers_with_protocol_version(tmp_path: Path) -> None:
         response = srv.http.get("/api/health")
         assert response.status_code == 200
         assert response.json()["ok"] is True
-        assert response.json()["protocol"] == 4
+        assert response.json()["protocol"] == 5
 
 
 def test_session_sets_http_only_cookie_and_me_knows_it(tmp_path: Path) -> None:

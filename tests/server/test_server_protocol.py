@@ -74,7 +74,7 @@ def test_websocket_without_session_is_refused_with_auth_required(srv: LiveServer
 def test_hello_and_ping_pong(srv: LiveServer) -> None:
     ana = srv.player("Ana")
     client = ana.connect()
-    assert client.received[0] == {"type": "hello", "protocol": 4, "player_id": ana.id, "name": "Ana"}
+    assert client.received[0] == {"type": "hello", "protocol": 5, "player_id": ana.id, "name": "Ana"}
     client.send("ping")
     assert client.wait_type("pong")["at"] > 0
 

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from server_helpers import LOOSE, WAIT_S, Client, LiveServer, run_async, running_server
 from table_helpers import sat
 
-from sefode.client import AuthError, MatchEnd, Reconnected, RoomUpdate, ServerError, State
+from sefode.client import AuthError, MatchEnd, Reconnected, RoomUpdate, ServerError, State, parse_event
 from sefode.client import Client as SdkClient
 from sefode.engine import game_names, get_game
 
@@ -254,8 +255,10 @@ class _Counting(SdkClient):
 
 
 def _seen(state: State) -> tuple[Any, ...]:
+    """What a state holds, its clock as the time left the server told (the SDK counts it from when it read it)."""
+    left = None if state.deadline is None else state.deadline - state.received_at
     return (state.match_id, state.version, state.seat, state.view, state.events, state.awaiting, state.legal,
-            state.deadline, state.over, state.seat_status)  # fmt: skip
+            left, state.over, state.seat_status)  # fmt: skip
 
 
 MATCH_S = 60.0
@@ -329,8 +332,29 @@ def test_a_client_that_takes_updates_sees_the_states_a_full_client_sees_and_resy
     for state in lean_states[1:]:
         key = _seen(state)
         if key not in full_seen[first:]:
-            # Only the full state sent on ``resync`` may differ, and only in its events (a resync repeats none).
+            # Only the full state sent on ``resync`` may differ, and only in its events (a resync repeats none) and
+            # in the time left on the clock (it was made later).
             resynced += 1
-            assert state.events == [] and key[:4] + key[5:] in without_events[first:], f"version {state.version}"
+            assert state.events == [] and key[:4] + key[5:7] + key[8:] in [
+                k[:6] + k[7:] for k in without_events[first:]
+            ], f"version {state.version}"
     assert resynced <= 1
     assert _seen(lean_states[-1])[:4] == _seen(full_states[-1])[:4]
+
+
+def test_the_sdk_counts_each_clock_from_when_it_reads_the_state() -> None:
+    """Protocol 5: a ``state`` tells the time left on each clock; ``parse_event`` gives when each runs out on this
+    machine's clock (epoch ms), counted from when it read the message (``received_at``)."""
+    message = {
+        "type": "state", "match_id": "m", "version": 3, "seat": 1, "view": {}, "events": [], "awaiting": [1, 2],
+        "legal": [], "deadlines": {"1": 30_000, "2": 12_000}, "deadline": 30_000, "over": False, "seat_status": [],
+    }  # fmt: skip
+    before = round(time.time() * 1000)
+    state = parse_event(message)
+    after = round(time.time() * 1000)
+    assert isinstance(state, State)
+    assert before <= state.received_at <= after
+    assert state.deadlines == {1: state.received_at + 30_000, 2: state.received_at + 12_000}
+    assert state.deadline == state.my_deadline == state.received_at + 30_000
+    no_clock = parse_event({**message, "deadlines": {}, "deadline": None})
+    assert isinstance(no_clock, State) and no_clock.deadlines == {} and no_clock.deadline is None

@@ -42,10 +42,21 @@ def _past(round_no: int) -> Callable[[Message], bool]:
 
 
 def _lances(srv: LiveServer, rounds: int, clock_s: int = 300) -> tuple[Client, Client, Message, Message]:
-    _, (ana, bia) = table(srv, ["Ana", "Bia"], {"rounds": rounds}, game="lances", clock_s=clock_s)
+    _, ana, bia, first_ana, first_bia = _lances_room(srv, rounds, clock_s)
+    return ana, bia, first_ana, first_bia
+
+
+def _lances_room(srv: LiveServer, rounds: int, clock_s: int) -> tuple[str, Client, Client, Message, Message]:
+    room_id, (ana, bia) = table(srv, ["Ana", "Bia"], {"rounds": rounds}, game="lances", clock_s=clock_s)
     first_ana = start(ana, [bia])
     assert bia.state is not None
-    return ana, bia, first_ana, bia.state
+    return room_id, ana, bia, first_ana, bia.state
+
+
+def _clock_ends(srv: LiveServer, room_id: str) -> dict[int, int]:
+    """When each awaited seat's clock runs out on the server (epoch ms): the messages tell only the time left."""
+    run = srv.app.state.hub.rooms[room_id].match
+    return {} if run is None else dict(run.deadlines)
 
 
 def test_both_seats_submit_against_what_they_saw_and_no_submission_is_stale(srv: LiveServer) -> None:
@@ -92,14 +103,18 @@ def test_an_old_version_is_stale_once_the_turn_resolved_and_the_refusal_is_sent(
 
 
 def test_each_awaited_seat_has_its_own_clock_and_a_bot_covers_only_the_seat_that_ran_out(srv_short: LiveServer) -> None:
-    # 10 clock seconds, 2 s of real time (SHORT_CLOCK): Ana submits at once, well within hers, and Bia never does.
-    ana, bia, state_a, state_b = _lances(srv_short, rounds=1, clock_s=10)
-    assert set(state_a["deadlines"]) == {"0", "1"}
+    # 25 clock seconds, 5 s of real time (SHORT_CLOCK): Ana submits at once, well within hers, and Bia never does.
+    room_id, ana, bia, state_a, state_b = _lances_room(srv_short, rounds=1, clock_s=25)
+    ends = _clock_ends(srv_short, room_id)  # read well before Bia's clock runs out (nothing happens until then)
+    assert set(state_a["deadlines"]) == {"0", "1"} and set(ends) == {0, 1}
     assert state_a["deadline"] == state_a["deadlines"]["0"] and state_b["deadline"] == state_b["deadlines"]["1"]
+    # The time left on each clock, as the server made the message: at most the clock's 5 s of real time.
+    assert all(0 < left <= 5_000 for left in state_b["deadlines"].values()), state_b["deadlines"]
     ana.send("action", action=_card(state_a), version=state_a["version"])
     after_ana = wait_state(bia, lambda m: m["awaiting"] == [1])
     assert set(after_ana["deadlines"]) == {"1"}  # Ana's clock stopped when she submitted; Bia's runs on
-    assert after_ana["deadlines"]["1"] == state_b["deadlines"]["1"]
+    assert _clock_ends(srv_short, room_id) == {1: ends[1]}  # not started again
+    assert after_ana["deadlines"]["1"] <= state_b["deadlines"]["1"]  # less time left, never more
     # Bia idles: when her clock runs out the table plays for her, and says so; Ana is never played for.
     final = wait_state(ana, lambda m: m["view"]["placements"] is not None, timeout=30)
     covered = [e for e in final["events"] if e["type"] == "played_for"]
@@ -155,8 +170,8 @@ def test_a_seat_placing_and_taking_back_a_secret_card_keeps_its_clock_and_the_ta
     assert bia.state is not None
     bia.send("action", action={"confirm": True}, version=bia.state["version"])  # only Ana is awaited now
     state = wait_state(ana, lambda m: m["awaiting"] == [0])
-    deadline = state["deadlines"]["0"]
-    assert deadline == first["deadlines"]["0"]
+    left = state["deadlines"]["0"]
+    assert left <= first["deadlines"]["0"]  # the time left on Ana's clock, which Bia's confirmation did not restart
     covered = {"type": "played_for", "seat": 0, "reason": "clock"}
     kind = "place"
     while True:  # Ana keeps placing and taking back a card; every answer waits for the server
@@ -168,8 +183,10 @@ def test_a_seat_placing_and_taking_back_a_secret_card_keeps_its_clock_and_the_ta
         if covered in answer["events"] or 0 not in answer["awaiting"]:
             break
         state = answer
-        assert state["deadlines"]["0"] == deadline  # the clock runs from when Ana became awaited
-        assert state["deadline"] == deadline
+        # The clock runs from when Ana became awaited: less time left at each answer, never more (started again, it
+        # would have its whole second back).
+        assert state["deadlines"]["0"] <= left and state["deadline"] == state["deadlines"]["0"]
+        left = state["deadlines"]["0"]
         kind = "take_back" if kind == "place" else "place"
     wait_state(bia, lambda m: covered in m["events"])  # the table played for Ana, and says so
 

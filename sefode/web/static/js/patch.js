@@ -26,6 +26,34 @@ export function stateAwaiting(deadlines) {
     .sort((a, b) => a - b);
 }
 
+/** How far apart two ends of a clock told by two messages may be and still be the same clock's end: the time left
+ * is measured when the server makes a message and counted from when it comes, so the same end moves by what the
+ * network takes, message to message. A clock started again moves by the whole time since it last started. */
+export const CLOCK_JITTER_MS = 1000;
+
+/**
+ * A state for the page, its clocks on this device's clock: the server sends the time left on each (ms), and
+ * `deadlines` and `deadline` become when each runs out (epoch ms), counted from `at`, when the message that told them
+ * came. A device whose clock is wrong still counts down the right time. `before`: the ends the page was last given
+ * ({seat: epoch ms}); an end that moved by less than CLOCK_JITTER_MS is kept as it was, so a running clock's bar and
+ * warning stay its own.
+ */
+export function onThisClock(state, at, before = {}) {
+  const ends = {};
+  for (const [seat, left] of Object.entries(state.deadlines || {})) {
+    const end = at + left;
+    const was = before[seat];
+    ends[seat] = typeof was === "number" && Math.abs(end - was) < CLOCK_JITTER_MS ? was : end;
+  }
+  state.deadlines = ends;
+  if (typeof state.deadline === "number") {
+    const end = at + state.deadline;
+    const same = Object.values(ends).find((e) => Math.abs(e - end) < CLOCK_JITTER_MS);
+    state.deadline = same === undefined ? end : same;
+  }
+  return state;
+}
+
 function keys(path) {
   return path === "" ? [] : path.split("/").map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
 }

@@ -89,7 +89,7 @@ export function polar(angle, rx, ry) {
   return { x: 50 + rx * Math.cos(rad), y: 50 + ry * Math.sin(rad) };
 }
 
-/** The deadline (epoch ms) of a seat's clock in a `state` message: `deadlines[seat]`, else `deadline` for the awaited seat. */
+/** The deadline (epoch ms, on this device's clock: ws.js) of a seat's clock in a state: `deadlines[seat]`, else `deadline` for the awaited seat. */
 export function deadlineOf(state, seat) {
   if (!state) return null;
   if (state.deadlines && state.deadlines[String(seat)]) return Number(state.deadlines[String(seat)]);

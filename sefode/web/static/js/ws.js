@@ -3,7 +3,7 @@
 import { getToken } from "./api.js";
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { StateModel } from "./patch.js";
+import { StateModel, onThisClock } from "./patch.js";
 
 const BACKOFF_MS = [200, 500, 1000, 2000, 3000];
 
@@ -40,21 +40,28 @@ export class RoomConnection {
     this.retryTimer = 0;
     this.model = new StateModel();
     this.resyncing = false;
+    /** When the message that last told the clocks came (Date.now()), and the ends the page was given last. */
+    this.clockAt = 0;
+    this.ends = {};
   }
 
   /** A server message for the page: an "update" is folded into the full "state" it makes (patch.js), so the page
-   * and the game modules only ever see full states; a gap asks the server for the full state again. */
+   * and the game modules only ever see full states, their clocks on this device's clock (from when the message that
+   * told them came); a gap asks the server for the full state again. */
   receive(msg) {
     if (msg.type === "state") {
       this.resyncing = false;
-      this.onMessage(this.model.take(msg));
+      this.clockAt = Date.now();
+      this.onMessage(this.onClock(this.model.take(msg)));
       return;
     }
     if (msg.type === "update") {
+      // The server tells the clocks in every update while one runs: an update without them changed none.
+      if ("deadlines" in msg || "deadline" in msg) this.clockAt = Date.now();
       const state = this.model.fold(msg);
       if (state) {
         state.type = "state";
-        this.onMessage(state);
+        this.onMessage(this.onClock(state));
       } else if (!this.resyncing) {
         this.resyncing = true;
         this.send({ type: "resync" });
@@ -62,6 +69,13 @@ export class RoomConnection {
       return;
     }
     this.onMessage(msg);
+  }
+
+  /** A state for the page with its clocks on this device's clock (patch.js), each running clock's end kept. */
+  onClock(state) {
+    onThisClock(state, this.clockAt, this.ends);
+    this.ends = state.deadlines;
+    return state;
   }
 
   connect() {
