@@ -777,3 +777,31 @@ def test_points_by_trick_number_alone_match_the_point_functions() -> None:
             for _ in range(20):
                 cards = mask_of(rng.sample(range(52), 4))
                 assert TRICK_POINTS[c.index](cards, number) == table[number]
+
+
+def test_king_trick_event_names_who_took_it_and_its_points_and_every_view_holds_the_trick_its_plays_made() -> None:
+    """A King ``trick`` event says who took the trick and its points, and no more: its cards came in the ``play``
+    events since the trick before, in order, and after the action every seat's view (and the spectator's) holds that
+    trick whole as its ``last_trick``, which the table draws."""
+    checked = 0
+    for seed in range(3):
+        st = GAME.new_match(GAME.validate_options({}), seed)
+        rng = random.Random(seed)
+        played: list[list[Any]] = []
+        while GAME.outcome(st) is None and checked < 300:
+            (seat,) = GAME.awaiting(st)
+            last = None
+            for event in GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat))):
+                if event["type"] == "play":
+                    played.append([event["seat"], event["card"]])
+                elif event["type"] == "trick":
+                    assert set(event) == {"type", "winner", "points"}, event
+                    last = {"leader": played[0][0], "plays": played, "winner": event["winner"]}
+                    played = []
+            if last is not None:
+                for viewer in [*range(4), None]:
+                    view = GAME.view(st, viewer)
+                    taken = view["last_trick"]
+                    assert {k: taken[k] for k in ("leader", "plays", "winner")} == last, (seed, viewer)
+                checked += 1
+    assert checked >= 300

@@ -15,7 +15,6 @@ from sefode.games.king.rules import (
     TRICK_POINTS,
     TRUNFO,
     VAZAS,
-    card_name,
     placements,
 )
 from sefode.games.king.state import HandRecord, KingState, Phase, Trick
@@ -53,15 +52,8 @@ def resolve_trick(st: KingState, events: list[Event] | None) -> None:
     st.chain = None
     st.leader = winner
     if events is not None:
-        events.append(
-            {
-                "type": "trick",
-                "leader": trick.leader,
-                "plays": [[s, card_name(c)] for s, c in plays],
-                "winner": winner,
-                "points": points,
-            }
-        )
+        # Who took it and its points: its cards came in the play events, and the view holds it (``last_trick``).
+        events.append({"type": "trick", "winner": winner, "points": points})
     ends = _ENDS_WHEN[st.contract]
     if number == HAND_SIZE - 1 or (ends and st.played & ends == ends):
         end_hand(st, events)
