@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -633,38 +634,48 @@ def _last_trick(view: dict[str, Any]) -> Any:
     return last["tricks"][-1] if last and last["tricks"] else None
 
 
+def _random_actions(variant: str) -> Iterator[tuple[int, FodinhaState, list[Any]]]:
+    """Six seeded random matches of ``variant`` (``sefodejunto``: Se Fode in pairs), played to their end: after each
+    action, the seed, the match and the action's events."""
+    for seed in range(6):
+        players = 4 if variant == "sefodejunto" else 2 + seed % 6
+        options: dict[str, Any] = {"teams": True} if variant == "sefodejunto" else {}
+        st = new_match("sefode" if variant == "sefodejunto" else variant, players, dealer=None, seed=seed, **options)
+        rng = random.Random(seed)
+        while GAME.outcome(st) is None:
+            seat = turn(st)
+            yield seed, st, GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+
+
 @pytest.mark.parametrize("variant", (*VARIANTS, "sefodejunto"))
 def test_trick_event_names_who_took_it_and_every_view_holds_the_trick_its_play_events_made(variant: str) -> None:
     """A ``trick`` event says who took the trick and what it was worth, and no more: its cards came in the ``play``
     events since the trick before, in order, and after the action every seat's view (and the spectator's) holds the
     last trick taken whole, which is what the table draws taken (``lastTrick`` in the Fodinha client)."""
     checked = 0
-    for seed in range(6):
-        players = 4 if variant == "sefodejunto" else 2 + seed % 6
-        options: dict[str, Any] = {"teams": True} if variant == "sefodejunto" else {}
-        st = new_match("sefode" if variant == "sefodejunto" else variant, players, dealer=None, seed=seed, **options)
-        rng = random.Random(seed)
-        played: list[list[Any]] = []
-        taken = 0
-        while GAME.outcome(st) is None:
-            seat = turn(st)
-            last = None
-            for event in GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat))):
-                if event["type"] == "play":
-                    played.append([event["seat"], event["card"]])
-                elif event["type"] == "trick":
-                    assert set(event) == {"type", "winner", "value"}, event
-                    trick = st.match_tricks[taken]
-                    taken += 1
-                    assert (event["winner"], event["value"]) == (trick.winner, trick.value), (seed, event)
-                    assert played == [[s, truco_name(c)] for s, c in trick.plays], (seed, played)
-                    last = {"leader": trick.leader, "plays": played, "winner": trick.winner, "value": trick.value}
-                    played = []
-            if last is not None:
-                for viewer in [*range(players), None]:
-                    assert _last_trick(GAME.view(st, viewer)) == last, (seed, viewer)
-                checked += 1
-        assert taken == len(st.match_tricks)
+    played: list[list[Any]] = []
+    match: FodinhaState | None = None
+    for seed, st, events in _random_actions(variant):
+        if st is not match:  # a new match: no trick taken yet
+            match, taken = st, 0
+        last = None
+        for event in events:
+            if event["type"] == "play":
+                played.append([event["seat"], event["card"]])
+            elif event["type"] == "trick":
+                assert set(event) == {"type", "winner", "value"}, event
+                trick = st.match_tricks[taken]
+                taken += 1
+                assert (event["winner"], event["value"]) == (trick.winner, trick.value), (seed, event)
+                assert played == [[s, truco_name(c)] for s, c in trick.plays], (seed, played)
+                last = {"leader": trick.leader, "plays": played, "winner": trick.winner, "value": trick.value}
+                played = []
+        if last is not None:
+            for viewer in [*range(st.seats), None]:
+                assert _last_trick(GAME.view(st, viewer)) == last, (seed, viewer)
+            checked += 1
+        if GAME.outcome(st) is not None:
+            assert taken == len(st.match_tricks) and played == [], seed
     assert checked > 50
 
 
@@ -673,25 +684,18 @@ def test_hand_end_event_names_the_hand_and_every_view_holds_its_record(variant: 
     """A ``hand_end`` event says which hand ended and whether it was void, and no more: the bids, tricks won, who went
     out and the scores are in every seat's view (its ``last_hand`` and ``scores``) after the action."""
     ended = 0
-    for seed in range(6):
-        players = 4 if variant == "sefodejunto" else 2 + seed % 6
-        options: dict[str, Any] = {"teams": True} if variant == "sefodejunto" else {}
-        st = new_match("sefode" if variant == "sefodejunto" else variant, players, dealer=None, seed=seed, **options)
-        rng = random.Random(seed)
-        while GAME.outcome(st) is None:
-            seat = turn(st)
-            events = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
-            ends = [e for e in events if e["type"] == "hand_end"]
-            for event in ends:
-                assert set(event) == {"type", "hand", "void"}, event
-            if ends:
-                record = st.records[-1]
-                assert (ends[-1]["hand"], ends[-1]["void"]) == (record.number, record.void)
-                for viewer in [*range(players), None]:
-                    view = GAME.view(st, viewer)
-                    last = view["last_hand"]
-                    assert (last["number"], last["void"], last["out"]) == (record.number, record.void, record.out)
-                    assert (last["bids"], last["won"]) == (record.bids, record.won), (seed, viewer)
-                    assert view["scores"] == [st.score[st.unit[s]] for s in range(players)]
-                ended += len(ends)
+    for seed, st, events in _random_actions(variant):
+        ends = [e for e in events if e["type"] == "hand_end"]
+        for event in ends:
+            assert set(event) == {"type", "hand", "void"}, event
+        if ends:
+            record = st.records[-1]
+            assert (ends[-1]["hand"], ends[-1]["void"]) == (record.number, record.void)
+            for viewer in [*range(st.seats), None]:
+                view = GAME.view(st, viewer)
+                last = view["last_hand"]
+                assert (last["number"], last["void"], last["out"]) == (record.number, record.void, record.out)
+                assert (last["bids"], last["won"]) == (record.bids, record.won), (seed, viewer)
+                assert view["scores"] == [st.score[st.unit[s]] for s in range(st.seats)]
+            ended += len(ends)
     assert ended > 20

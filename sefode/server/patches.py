@@ -466,12 +466,16 @@ class Updates:
             key = (seat, sent.seq, id(sent.legal), id(sent.labels))
             made = texts.get(key)
             if made is None:
+                # Running clocks go as the time left on each now: told in every update, as are clocks that stopped.
+                clocks_told = bool(first["deadlines"]) or sent.common["deadlines"] != common["deadlines"]
                 head = shared.get(id(sent.common))
                 if head is None:
-                    fields = {k: first[k] for k in COMMON_KEYS if sent.common[k] != common[k]}
-                    if first["deadlines"]:  # running clocks, as the time left on each now: told in every update
-                        fields["deadlines"] = first["deadlines"]
-                    if "deadlines" in fields:  # the client takes the awaited seats from them, unless told apart
+                    fields = {
+                        k: first[k]
+                        for k in COMMON_KEYS
+                        if (clocks_told if k == "deadlines" else sent.common[k] != common[k])
+                    }
+                    if clocks_told:  # the client takes the awaited seats from them, unless told apart
                         if first["awaiting"] == awaiting_of(first["deadlines"]):
                             fields.pop("awaiting", None)
                         else:
@@ -485,7 +489,7 @@ class Updates:
                     legal = legal_of(seat)
                     labels = _labels(legal, sent.labels)
                 derived = None
-                if first["deadlines"] or sent.common["deadlines"] != common["deadlines"]:  # told: deadline follows
+                if clocks_told:  # the seat's deadline follows them unless told apart
                     derived = orjson.dumps(deadline_of(first["deadlines"], seat))
                 tail = _own_text(
                     sent, message["version"], deadline, derived, view_of(seat), legal if awaited else None, encoder
