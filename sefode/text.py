@@ -24,6 +24,8 @@ import re
 import unicodedata
 from typing import Any
 
+import orjson
+
 MAX_DEPTH = 32
 """How deeply a JSON document from outside may nest (objects and arrays)."""
 
@@ -197,6 +199,13 @@ def ref(value: object) -> str | int | None:
 
 def check_strings(value: Any, where: str = "message") -> None:
     """Every string in a decoded JSON value (keys included) is valid Unicode without NUL; TextError otherwise."""
+    _walk(value, where)
+
+
+def _walk(value: Any, where: str) -> bool:
+    """``check_strings``, and whether the value holds a float of 2**63 or more: what orjson makes of an integer too
+    large for 64 bits."""
+    big = False
     stack = [value]
     while stack:
         item = stack.pop()
@@ -210,10 +219,18 @@ def check_strings(value: Any, where: str = "message") -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, float) and abs(item) >= 2.0**63:
+            big = True
+    return big
 
 
 def depth_exceeds(raw: str | bytes, limit: int = MAX_DEPTH) -> bool:
     """Whether the JSON text nests objects/arrays deeper than ``limit`` (a linear scan, no recursion)."""
+    if isinstance(raw, bytes):
+        if raw.count(b"[") + raw.count(b"{") <= limit:
+            return False  # no deeper than its brackets: most messages end here, counted in C
+    elif raw.count("[") + raw.count("{") <= limit:
+        return False
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     depth = 0
     in_string = False
@@ -241,14 +258,27 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _loads_slowly(raw: str | bytes, where: str) -> Any:
+    try:
+        return json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        raise TextError(f"the {where} must be one JSON object") from None
+
+
 def loads(raw: str | bytes, *, max_depth: int = MAX_DEPTH, where: str = "message") -> Any:
     """Decode JSON from outside: TextError (never RecursionError nor a huge-integer ValueError escaping) when it is
     not JSON, nests deeper than ``max_depth``, uses NaN/Infinity, or holds a string that breaks the text rule."""
     if depth_exceeds(raw, max_depth):
         raise TextError(f"the {where} nests deeper than {max_depth} levels")
     try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError, UnicodeDecodeError):
-        raise TextError(f"the {where} must be one JSON object") from None
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        # orjson refuses some texts the standard decoder reads (a lone surrogate, 1e400): read them as before, so
+        # that the error names the same cause.
+        data = _loads_slowly(raw, where)
+    else:
+        if not _walk(data, where):
+            return data
+        data = _loads_slowly(raw, where)  # orjson reads an integer beyond 64 bits as a float: keep it exact
     check_strings(data, where)
     return data

@@ -75,6 +75,33 @@ def test_text_rule_refuses_lone_surrogates_nul_and_control_and_normalises() -> N
     assert text.printable("x" * 10_000, 20).endswith("…") and len(text.printable("x" * 10_000, 20)) == 20
 
 
+def test_text_loads_reads_what_the_standard_decoder_reads_and_refuses_the_same() -> None:
+    """``text.loads`` decodes with orjson and falls back to the standard decoder where the two differ: integers
+    beyond 64 bits stay exact, and a lone surrogate, NaN or too deep a text still gets its own clear error."""
+    for raw in (
+        '{"type": "action", "action": {"play": "Ks"}, "version": 12}',
+        '{"big": 123456789012345678901234567890, "neg": -18446744073709551617, "f": 1.5, "e": 1e20}',
+        '[1, 2.0, "x\\u00e9", {"a": [true, false, null]}]',
+        '{"a": 1, "a": 2}',
+        '"\\ud83c\\udccf"',
+    ):
+        assert text.loads(raw) == json.loads(raw), raw
+        assert text.loads(raw.encode()) == json.loads(raw), raw
+    assert type(text.loads('{"v": 123456789012345678901234567890}')["v"]) is int
+    with pytest.raises(text.TextError, match="lone surrogate"):
+        text.loads('{"name": "x\\ud800"}')
+    with pytest.raises(text.TextError, match="NUL"):
+        text.loads('{"name": "x\\u0000"}')
+    with pytest.raises(text.TextError, match="one JSON object"):
+        text.loads('{"a": NaN}')
+    with pytest.raises(text.TextError, match="one JSON object"):
+        text.loads("[1,]")
+    with pytest.raises(text.TextError, match="deeper than 32"):
+        text.loads(b"[" * 33 + b"]" * 33)
+    assert text.loads("[" * 32 + "]" * 32) == json.loads("[" * 32 + "]" * 32)
+    assert text.loads('["' + "[" * 40 + '"]') == ["[" * 40]  # brackets inside a string are not depth
+
+
 def test_a_lone_surrogate_room_name_is_refused_and_the_lobby_keeps_working(any_db: str) -> None:
     """Defect 1: ``POST /api/rooms`` with the name "x\\ud800" was stored and broke the lobby for everyone."""
     with running_server(any_db) as srv:
