@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from server_helpers import postgres_url
 
 from sefode.store import Store
+from sefode.store import tables as t
 from sefode.store.db import add_action, create_match_on, save_room_on
 
 
@@ -66,5 +67,46 @@ def test_a_failed_group_commit_leaves_no_transaction_open_on_sqlite(tmp_path: Pa
             other.execute(sa.text("PRAGMA busy_timeout = 5000"))
         store.run_batch([(add_action, ("m1", 1, 1, {"bid": 2}, "human"))])
         assert _bids(store) == [0, 2]
+    finally:
+        store.close()
+
+
+def test_actions_written_through_sqlites_own_cursor_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
+    """On SQLite a group commit inserts its actions through the driver's cursor (``_insert_actions_sqlite``): each
+    row, its JSON text included, is what SQLAlchemy's insert of the same action stores, in one transaction with the
+    match's update and the other writes of the batch."""
+    store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+    store.migrate()
+    try:
+        store.run_fenced(None, save_room_on, "r1", {"name": "r", "game": "fodinha"}, "public", "inv-r1")
+        for match in ("m1", "m2"):
+            store.run_fenced(None, create_match_on, match, "r1", 1, "fodinha", {}, 7, {}, [])
+        action = {"play": "Ks", "nome": "Conceição 🂡", "n": [1, 2.5, None, True]}
+        seats = [{"seat": 0, "kind": "human", "name": "Ana"}]
+        store.run_batch(
+            [
+                (add_action, ("m1", 0, 0, action, "human")),
+                (add_action, ("m1", 1, 2, {"bid": 1}, "clock", seats)),
+                (save_room_on, ("r2", {"name": "r2", "game": "fodinha"}, "public", "inv-r2")),
+            ]
+        )
+        with store.engine.begin() as conn:  # the same action through SQLAlchemy's own insert
+            conn.execute(
+                sa.insert(t.actions).values(
+                    match_id="m2", idx=0, seat=0, action=action, source="human", created_at=1, epoch=None, node=None
+                )
+            )
+        columns = "idx, seat, CAST(action AS TEXT), source, epoch, node"
+        with store.engine.connect() as conn:
+            ours = conn.execute(sa.text(f"SELECT {columns} FROM actions WHERE match_id = 'm1' ORDER BY idx")).all()
+            theirs = conn.execute(sa.text(f"SELECT {columns} FROM actions WHERE match_id = 'm2'")).all()
+            stored_seats = conn.execute(sa.select(t.matches.c.seats).where(t.matches.c.id == "m1")).scalar_one()
+            rooms = conn.execute(sa.select(sa.func.count()).select_from(t.rooms)).scalar_one()
+        assert ours[0] == theirs[0]
+        assert ours[1][:2] == (1, 2) and ours[1][3] == "clock"
+        assert stored_seats == seats and rooms == 2
+        stored = store.load_match("m1")
+        assert stored is not None
+        assert [entry for _seat, entry, _source in stored.actions] == [action, {"bid": 1}]
     finally:
         store.close()
