@@ -15,7 +15,8 @@ the WebSocket stack itself. The server runs in its own process, one stack per ru
 - ``starlette``: what ``sefode serve`` runs: uvicorn (uvloop, httptools, its websockets-sansio protocol, the same
   settings) with a Starlette ``WebSocketRoute``, each connection sending from its own queue and task, as
   ``sefode/server/routes/ws.py`` does.
-- ``asgi``: the same uvicorn, a bare ASGI application (no Starlette, sends awaited inline).
+- ``asgi-queue``: the same uvicorn, a bare ASGI application (no Starlette), a queue and a task per connection.
+- ``asgi``: the same, sends awaited inline (no queue).
 - ``websockets``: the ``websockets`` library's own asyncio server on uvloop (no ASGI), sends awaited inline.
 
 Server CPU (user + system, ``/proc/PID/stat``) over the measured phase is divided by the actions the movers saw come
@@ -47,7 +48,7 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
-STACKS = ("starlette", "asgi", "websockets")
+STACKS = ("starlette", "asgi-queue", "asgi", "websockets")
 SEATS = 4
 ACTION = '{"type":"action","action":{"play":"Ks"},"version":%d,"seat":%d}'
 """The action text a seat sends and the server fans out: about the size of a client's action message."""
@@ -98,8 +99,13 @@ def starlette_app() -> Any:
     return Starlette(routes=[WebSocketRoute("/ws", endpoint)])
 
 
-def asgi_app() -> Any:
+def asgi_app(queued: bool) -> Any:
     rooms = Rooms()
+
+    async def sender(queue: asyncio.Queue[dict[str, Any] | None], send: Any) -> None:
+        while (message := await queue.get()) is not None:
+            with contextlib.suppress(Exception):  # the seat left
+                await send(message)
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -112,6 +118,19 @@ def asgi_app() -> Any:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
         key = parse_qs(scope["query_string"].decode())["room"][0]
+        if queued:
+            queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+            room = rooms.join(key, queue)
+            task = asyncio.create_task(sender(queue, send))
+            try:
+                while (message := await receive())["type"] == "websocket.receive":
+                    out = {"type": "websocket.send", "text": message["text"]}
+                    for seat in room:
+                        seat.put_nowait(out)
+            finally:
+                queue.put_nowait(None)
+                await task
+            return
         room = rooms.join(key, send)
         while True:
             message = await receive()
@@ -149,7 +168,7 @@ def serve(stack: str, port: int) -> None:
         return
     import uvicorn
 
-    app = starlette_app() if stack == "starlette" else asgi_app()
+    app = starlette_app() if stack == "starlette" else asgi_app(queued=stack == "asgi-queue")
     uvicorn.run(  # the same settings as sefode/server/main.py, minus what only HTTP needs
         app,
         host="127.0.0.1",
