@@ -36,14 +36,20 @@ COUNT_MOVES = """
 """
 
 
+def _seat0_to_play(game: Game[Any], state: Any) -> dict[str, Any] | None:
+    """Seat 0's view when it alone is to play a card (King or Fodinha), else None."""
+    view: dict[str, Any] = game.view(state, 0)
+    return view if view["phase"] == "playing" and game.awaiting(state) == {0} else None
+
+
 def _seat0_leads(game: Game[Any], state: Any) -> bool:
-    view = game.view(state, 0)
-    return bool(view["phase"] == "playing" and game.awaiting(state) == {0} and not view["trick"])
+    view = _seat0_to_play(game, state)
+    return bool(view and not view["trick"])
 
 
 def _seat0_plays_in_last_hand(game: Game[Any], state: Any) -> bool:
-    view = game.view(state, 0)
-    return bool(view["hand_number"] == 12 and view["phase"] == "playing" and game.awaiting(state) == {0})
+    view = _seat0_to_play(game, state)
+    return bool(view and view["hand_number"] == 12)
 
 
 def _king_page(browser: Browser, server: Server, reduced: bool, point: dict[str, Any]) -> tuple[Any, Page, list[str]]:
@@ -238,14 +244,8 @@ def _play_on_screen(page: Page, card: Locator) -> None:
 
 
 def _seat0_plays_the_next_to_last_card(game: Game[Any], state: Any) -> bool:
-    view = game.view(state, 0)
-    return bool(
-        view["phase"] == "playing"
-        and game.awaiting(state) == {0}
-        and view["cards"] >= 2
-        and len(view["hands"][0]) >= 2
-        and len(view["trick"]) == view["seats"] - 2
-    )
+    view = _seat0_to_play(game, state)
+    return bool(view and view["cards"] >= 2 and len(view["hands"][0]) >= 2 and len(view["trick"]) == view["seats"] - 2)
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
@@ -329,13 +329,8 @@ def _watched_page(
 
 
 def _seat0_plays_the_last_card_of_a_trick(game: Game[Any], state: Any) -> bool:
-    view = game.view(state, 0)
-    return bool(
-        view["phase"] == "playing"
-        and game.awaiting(state) == {0}
-        and len(view["hands"][0]) >= 2
-        and len(view["trick"]) == view["seats"] - 1
-    )
+    view = _seat0_to_play(game, state)
+    return bool(view and len(view["hands"][0]) >= 2 and len(view["trick"]) == view["seats"] - 1)
 
 
 def _seat0_ends_a_trick_a_bot_wins(game: Game[Any], state: Any) -> bool:
@@ -443,14 +438,8 @@ def test_se_fode_the_next_lead_played_while_the_trick_is_taken_travels_in_once_t
 
 def _seat0_plays_the_last_card_of_a_hand(game: Game[Any], state: Any) -> bool:
     """Seat 0 to play its last card, the one that ends the last trick of a hand of two cards or more."""
-    view = game.view(state, 0)
-    return bool(
-        view["phase"] == "playing"
-        and game.awaiting(state) == {0}
-        and view["cards"] >= 2
-        and len(view["hands"][0]) == 1
-        and len(view["trick"]) == view["seats"] - 1
-    )
+    view = _seat0_to_play(game, state)
+    return bool(view and view["cards"] >= 2 and len(view["hands"][0]) == 1 and len(view["trick"]) == view["seats"] - 1)
 
 
 def _seat0_ends_a_later_trick_of_a_hand(game: Game[Any], state: Any) -> bool:
